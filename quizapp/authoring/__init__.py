@@ -1,0 +1,1 @@
+"""Instructors' tools: lint, schema, and (later) new, preview, import and export."""

@@ -1,0 +1,50 @@
+"""Located problems found while loading a bank: the one shape every error and warning takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem at one place. Lines and columns are 1-based, as editors count them."""
+
+    path: str
+    line: int
+    column: int
+    severity: Severity
+    code: str
+    message: str
+
+    def format(self) -> str:
+        # The `path:line:col: severity: message` shape is what editors and CI annotators parse.
+        return (
+            f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+
+    def promoted(self) -> Diagnostic:
+        """The same problem as an error (for `--strict`)."""
+        if self.severity == "error":
+            return self
+        return Diagnostic(self.path, self.line, self.column, "error", self.code, self.message)
+
+
+class BankError(Exception):
+    """A problem that keeps a file (or a question) out of the bank. Carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.format())
+        self.diagnostic = diagnostic

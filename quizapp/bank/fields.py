@@ -1,0 +1,173 @@
+"""The bank format's keys, in one table. The validator and the JSON Schema both read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from quizapp.bank.model import Difficulty, QuestionType
+
+ID_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
+ID_MAX_LENGTH = 80
+TAG_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
+MIN_CHOICES, MAX_CHOICES = 2, 9  # keys 1-9 pick them
+MIN_STEPS, MAX_STEPS = 2, 9
+FORMAT_VERSION = 1
+
+JsonSchema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Field:
+    doc: str
+    schema: JsonSchema = field(default_factory=dict)
+    required: bool = False
+
+
+_TEXT: JsonSchema = {"type": "string", "minLength": 1}
+_MARKDOWN: JsonSchema = {"type": "string", "minLength": 1}
+# `yes`/`no` are accepted where a boolean is meant: YAML 1.1 habits should not change meaning.
+_BOOL: JsonSchema = {
+    "anyOf": [{"type": "boolean"}, {"enum": ["yes", "no", "Yes", "No", "YES", "NO"]}]
+}
+_NUMBER: JsonSchema = {"type": "number"}
+_ID: JsonSchema = {"type": "string", "pattern": ID_PATTERN, "maxLength": ID_MAX_LENGTH}
+_SCALAR: JsonSchema = {"type": ["string", "number", "boolean"]}
+
+FILE_FIELDS: dict[str, Field] = {
+    "format": Field("The format version this file is written for.", {"const": FORMAT_VERSION}),
+    "deck": Field("The deck's metadata.", {"$ref": "#/$defs/deck"}, required=True),
+    "questions": Field(
+        "The deck's questions.",
+        {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/question"}},
+        required=True,
+    ),
+}
+
+DECK_FIELDS: dict[str, Field] = {
+    "id": Field("Stable deck id, unique across the bank.", _ID, required=True),
+    "title": Field("The deck's title, shown on the home screen.", _TEXT, required=True),
+    "topic": Field("The default topic of the deck's questions.", _ID, required=True),
+    "domain": Field("The exam domain the deck belongs to.", _TEXT, required=True),
+    "exam_weight": Field(
+        "Relative weight of this deck when a mock exam samples by topic (> 0).",
+        {"type": "number", "exclusiveMinimum": 0},
+        required=True,
+    ),
+    "description": Field("A short Markdown description.", _MARKDOWN),
+}
+
+COMMON_QUESTION_FIELDS: dict[str, Field] = {
+    "id": Field(
+        "Stable id, unique across the whole bank; review history is keyed by it.",
+        _ID,
+        required=True,
+    ),
+    "type": Field("The question type.", {"enum": [t.value for t in QuestionType]}, required=True),
+    "prompt": Field("The question in Markdown (a flashcard's front).", _MARKDOWN, required=True),
+    "explanation": Field("Markdown shown after answering.", _MARKDOWN, required=True),
+    "difficulty": Field("How hard it is.", {"enum": [d.value for d in Difficulty]}, required=True),
+    "tags": Field(
+        "Short lowercase tags.",
+        {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": TAG_PATTERN}},
+        required=True,
+    ),
+    "topic": Field("Overrides the deck's topic.", _ID),
+    "source": Field("The lesson section the question comes from.", _TEXT),
+    "compute": Field("The live computation behind the explanation.", {"$ref": "#/$defs/compute"}),
+}
+
+_CHOICES = Field(
+    f"The options, {MIN_CHOICES} to {MAX_CHOICES}.",
+    {
+        "type": "array",
+        "minItems": MIN_CHOICES,
+        "maxItems": MAX_CHOICES,
+        "items": {"$ref": "#/$defs/choice"},
+    },
+    required=True,
+)
+_SHUFFLE = Field("Shuffle the options when shown (default true).", _BOOL)
+
+TYPE_FIELDS: dict[QuestionType, dict[str, Field]] = {
+    QuestionType.SINGLE_CHOICE: {"choices": _CHOICES, "shuffle": _SHUFFLE},
+    QuestionType.MULTIPLE_CHOICE: {"choices": _CHOICES, "shuffle": _SHUFFLE},
+    QuestionType.TRUE_FALSE: {
+        "answer": Field("Whether the prompt's statement is true.", _BOOL, required=True),
+        "why_true": Field("Why answering 'true' is right, or which trap it is.", _MARKDOWN),
+        "why_false": Field("Why answering 'false' is right, or which trap it is.", _MARKDOWN),
+    },
+    QuestionType.NUMERIC: {
+        "answer": Field("The key.", {"$ref": "#/$defs/numeric_answer"}, required=True),
+        "traps": Field(
+            "Common wrong answers and the mistake behind each.",
+            {"type": "array", "items": {"$ref": "#/$defs/trap"}},
+        ),
+    },
+    QuestionType.ORDERING: {
+        "steps": Field(
+            f"The steps in the correct order ({MIN_STEPS} to {MAX_STEPS}); the app shuffles them.",
+            {
+                "type": "array",
+                "minItems": MIN_STEPS,
+                "maxItems": MAX_STEPS,
+                "items": {"anyOf": [_TEXT, {"$ref": "#/$defs/step"}]},
+            },
+            required=True,
+        ),
+    },
+    QuestionType.FLASHCARD: {
+        "back": Field("The answer side, in Markdown.", _MARKDOWN, required=True),
+    },
+}
+
+CHOICE_FIELDS: dict[str, Field] = {
+    "text": Field("The option, in Markdown.", _MARKDOWN, required=True),
+    "correct": Field("Whether this option is correct (default false).", _BOOL),
+    "why": Field("Why this option is right, or which trap it is.", _MARKDOWN),
+}
+
+STEP_FIELDS: dict[str, Field] = {
+    "text": Field("The step.", _MARKDOWN, required=True),
+    "why": Field("Why the step stands where it does.", _MARKDOWN),
+}
+
+COMPUTE_FIELDS: dict[str, Field] = {
+    "name": Field(
+        "A computation from `quizapp compute --list`.",
+        {"type": "string", "pattern": r"^[a-z][a-z0-9_]*$"},
+        required=True,
+    ),
+    "args": Field(
+        "Arguments for the computation.",
+        {"type": "object", "additionalProperties": _SCALAR},
+    ),
+}
+
+NUMERIC_ANSWER_FIELDS: dict[str, Field] = {
+    "value": Field("A literal key.", _NUMBER),
+    "from": Field(
+        "The name of one of the question's computation values, used as the key.",
+        {"type": "string", "pattern": r"^[a-z][a-z0-9_]*$"},
+    ),
+    "tolerance": Field("Absolute tolerance.", {"type": "number", "minimum": 0}),
+    "relative_tolerance": Field("Relative tolerance.", {"type": "number", "minimum": 0}),
+    "unit": Field("The unit shown beside the answer box.", _TEXT),
+}
+
+TRAP_FIELDS: dict[str, Field] = {
+    "value": Field("The wrong answer.", _NUMBER, required=True),
+    "why": Field("The mistake that produces it.", _MARKDOWN, required=True),
+}
+
+
+def all_question_fields() -> dict[str, Field]:
+    """Every key any question may have. Type-specific keys are checked once the type is known."""
+    merged = dict(COMMON_QUESTION_FIELDS)
+    for fields in TYPE_FIELDS.values():
+        for key, spec in fields.items():
+            merged.setdefault(key, Field(spec.doc, spec.schema, required=False))
+    return merged
+
+
+ALL_QUESTION_FIELDS = all_question_fields()

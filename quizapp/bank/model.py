@@ -1,0 +1,137 @@
+"""The question model: what a validated bank holds. Plain frozen data, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+Scalar = str | int | float | bool | None
+
+
+class QuestionType(StrEnum):
+    SINGLE_CHOICE = "single_choice"
+    MULTIPLE_CHOICE = "multiple_choice"
+    TRUE_FALSE = "true_false"
+    NUMERIC = "numeric"
+    ORDERING = "ordering"
+    FLASHCARD = "flashcard"
+
+
+class Difficulty(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class ComputeSpec:
+    """A named live computation and the arguments the question runs it with."""
+
+    name: str
+    args: Mapping[str, Scalar]
+    location: Location
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    id: str
+    type: QuestionType
+    prompt: str
+    explanation: str
+    topic: str
+    tags: tuple[str, ...]
+    difficulty: Difficulty
+    deck_id: str
+    location: Location
+    source: str | None = None
+    compute: ComputeSpec | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    text: str
+    correct: bool
+    why: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoiceQuestion(Question):
+    """`single_choice` (exactly one correct) and `multiple_choice` (select all that apply)."""
+
+    choices: tuple[Choice, ...]
+    shuffle: bool = True
+
+    @property
+    def correct_indices(self) -> frozenset[int]:
+        return frozenset(i for i, choice in enumerate(self.choices) if choice.correct)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrueFalseQuestion(Question):
+    answer: bool
+    why_true: str | None = None
+    why_false: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NumericAnswer:
+    """The key: a literal `value`, or `from_value`, a named value of the question's computation."""
+
+    value: float | None
+    from_value: str | None
+    tolerance: float | None = None
+    relative_tolerance: float | None = None
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """A common wrong numeric answer and the mistake that produces it."""
+
+    value: float
+    why: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class NumericQuestion(Question):
+    answer: NumericAnswer
+    traps: tuple[Trap, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    text: str
+    why: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderingQuestion(Question):
+    steps: tuple[Step, ...]  # in the correct order; the app shuffles them
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flashcard(Question):
+    back: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deck:
+    id: str
+    title: str
+    topic: str
+    domain: str
+    exam_weight: float
+    path: str
+    description: str | None = None
+    questions: tuple[Question, ...] = field(default=())

@@ -1,0 +1,159 @@
+"""Safe YAML reading with YAML 1.2 scalar rules and hard limits.
+
+We only ever *compose* (text -> node tree); nothing is constructed from tags, so no
+Python object can be built from a bank file. Scalars are resolved with the YAML 1.2
+core schema instead of PyYAML's YAML 1.1 defaults, so `1e-5` is a number and `no`
+is a string.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+# libyaml (the C parser) is ~10× faster; the pure-Python parser is the fallback.
+try:
+    from yaml import CParser as _Parser
+
+    HAVE_LIBYAML = True
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml.composer import Composer
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+
+    HAVE_LIBYAML = False
+
+
+STR = "tag:yaml.org,2002:str"
+INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
+BOOL = "tag:yaml.org,2002:bool"
+NULL = "tag:yaml.org,2002:null"
+SEQ = "tag:yaml.org,2002:seq"
+MAP = "tag:yaml.org,2002:map"
+KNOWN_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, SEQ, MAP})
+
+_INT_RE = re.compile(r"^(?:[-+]?[0-9]+(?:_[0-9]+)*|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+
+
+class Yaml12Resolver(yaml.resolver.BaseResolver):
+    """The YAML 1.2 core schema: only true/false are booleans; no sexagesimals, dates or octal 010."""
+
+
+Yaml12Resolver.yaml_implicit_resolvers = {}
+Yaml12Resolver.add_implicit_resolver(
+    BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+Yaml12Resolver.add_implicit_resolver(
+    NULL, re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+Yaml12Resolver.add_implicit_resolver(INT, _INT_RE, list("-+0123456789"))
+Yaml12Resolver.add_implicit_resolver(FLOAT, _FLOAT_RE, list("-+.0123456789"))
+
+
+class _Composer(_Parser, Yaml12Resolver):
+    def __init__(self, text: str) -> None:
+        _Parser.__init__(self, text)
+        Yaml12Resolver.__init__(self)
+
+
+def compose(text: str) -> Node | None:
+    """Parse one YAML document into nodes. Raises yaml.YAMLError on bad syntax.
+
+    libyaml itself refuses nesting deeper than 1000 levels, so this cannot recurse away.
+    """
+    composer = _Composer(text)
+    try:
+        return composer.get_single_node()
+    finally:
+        composer.dispose()
+
+
+def expanded_size(root: Node, limit: int) -> int:
+    """How many nodes the tree has once every alias is expanded, counting no further than `limit`.
+
+    The composer shares one node object between an anchor and its aliases, so the tree is
+    small even when its expansion is astronomically large (a "billion laughs" file). Sizes
+    are memoised per node object, so this costs one pass over the distinct nodes.
+    """
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        if isinstance(node, ScalarNode):
+            sizes[key] = 1
+            continue
+        children: list[Node] = (
+            [part for pair in node.value for part in pair]
+            if isinstance(node, MappingNode)
+            else list(node.value)
+        )
+        if children_done:
+            sizes[key] = min(limit + 1, 1 + sum(sizes[id(child)] for child in children))
+        else:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes[id(root)]
+
+
+def scalar_value(node: ScalarNode) -> str | int | float | bool | None:
+    """The Python value of a scalar under YAML 1.2 rules. Raises ValueError for a mis-tagged one."""
+    tag, text = node.tag, node.value
+    if tag == STR:
+        return text
+    if tag == BOOL:
+        lowered = text.lower()
+        if lowered in ("true", "false"):
+            return lowered == "true"
+        raise ValueError(f"{text!r} is not a boolean")
+    if tag == NULL:
+        if text in ("", "~", "null", "Null", "NULL"):
+            return None
+        raise ValueError(f"{text!r} is not null")
+    if tag == INT:
+        if not _INT_RE.match(text):
+            raise ValueError(f"{text!r} is not an integer")
+        if text.startswith(("0o", "0x")):
+            return int(text, 0)
+        return int(text, 10)
+    if tag == FLOAT:
+        if not (_FLOAT_RE.match(text) or _INT_RE.match(text)):
+            raise ValueError(f"{text!r} is not a number")
+        lowered = text.lower()
+        if lowered.endswith(".inf"):
+            return -math.inf if lowered.startswith("-") else math.inf
+        if lowered == ".nan":
+            return math.nan
+        return float(text.replace("_", ""))
+    raise ValueError(f"unsupported tag {tag}")
+
+
+__all__ = [
+    "HAVE_LIBYAML",
+    "KNOWN_TAGS",
+    "MappingNode",
+    "Node",
+    "ScalarNode",
+    "SequenceNode",
+    "compose",
+    "expanded_size",
+    "scalar_value",
+]
