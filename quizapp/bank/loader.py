@@ -11,7 +11,7 @@ import yaml
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import Deck, Question
 from quizapp.bank.validate import EXPANSION_MESSAGE, FileValidator, TooMuchWork
-from quizapp.bank.yaml12 import compose, expanded_size
+from quizapp.bank.yaml12 import NestingTooDeep, compose, expanded_size
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 # Visits allowed per byte of YAML: generous for real files, fatal for alias bombs,
@@ -145,10 +145,10 @@ def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
         line, column = _line_col(text, exc.position)
         message = f"YAML cannot contain character #x{exc.character:04x}"
         return None, [Diagnostic(name, line, column, "error", "yaml-syntax", message)]
-    except RecursionError:
-        return None, [
-            _file_problem(path, "nesting-depth", "the YAML nests too deeply to be a bank file")
-        ]
+    except NestingTooDeep as exc:
+        return None, [_file_problem(path, "nesting-depth", str(exc))]
+    except RecursionError:  # only the pure-Python parser recurses; our limit should come first
+        return None, [_file_problem(path, "nesting-depth", "the YAML nests too deeply")]
     except (yaml.YAMLError, ValueError) as exc:
         return None, [_file_problem(path, "yaml-syntax", f"not valid YAML: {_one_line(str(exc))}")]
     budget = max(MIN_VISIT_BUDGET, VISITS_PER_BYTE * len(raw))
@@ -191,6 +191,8 @@ def _yaml_problem(name: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     parts = [p for p in (exc.context, exc.problem) if p]
     message = _one_line("; ".join(parts)) or "not valid YAML"
+    if "nesting depth" in message:  # libyaml's own limit, met while scanning ahead
+        return Diagnostic(name, line, column, "error", "nesting-depth", f"YAML {message}")
     return Diagnostic(name, line, column, "error", "yaml-syntax", f"YAML syntax: {message}")
 
 

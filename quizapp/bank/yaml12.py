@@ -16,7 +16,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 # libyaml (the C parser) is ~10× faster; the pure-Python parser is the fallback.
 try:
-    from yaml import CParser as _Parser
+    from yaml._yaml import CParser as _Parser
 
     HAVE_LIBYAML = True
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
@@ -66,16 +66,35 @@ Yaml12Resolver.add_implicit_resolver(INT, _INT_RE, list("-+0123456789"))
 Yaml12Resolver.add_implicit_resolver(FLOAT, _FLOAT_RE, list("-+.0123456789"))
 
 
+# A bank file nests about five levels deep; anything near this is not a bank file.
+MAX_NESTING = 64
+
+
+class NestingTooDeep(ValueError):
+    pass
+
+
 class _Composer(_Parser, Yaml12Resolver):
     def __init__(self, text: str) -> None:
         _Parser.__init__(self, text)
         Yaml12Resolver.__init__(self)
+        self._depth = 0
+
+    # The composer calls these around every node it builds, which makes them the one cheap
+    # place to bound nesting before a deep tree is ever built.
+    def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
+        self._depth += 1
+        if self._depth > MAX_NESTING:
+            raise NestingTooDeep(f"the YAML nests more than {MAX_NESTING} levels deep")
+
+    def ascend_resolver(self) -> None:
+        self._depth -= 1
 
 
 def compose(text: str) -> Node | None:
     """Parse one YAML document into nodes. Raises yaml.YAMLError on bad syntax.
 
-    libyaml itself refuses nesting deeper than 1000 levels, so this cannot recurse away.
+    Raises NestingTooDeep past MAX_NESTING levels, so neither parser can recurse away.
     """
     composer = _Composer(text)
     try:
@@ -153,6 +172,7 @@ __all__ = [
     "Node",
     "ScalarNode",
     "SequenceNode",
+    "NestingTooDeep",
     "compose",
     "expanded_size",
     "scalar_value",

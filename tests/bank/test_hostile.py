@@ -68,15 +68,23 @@ def test_small_legitimate_aliases_still_work(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("opener", ["[", "{a: "])
-def test_deep_flow_nesting(tmp_path: Path, opener: str) -> None:
+@pytest.mark.parametrize("depth", [500, 5000])
+def test_deep_flow_nesting(tmp_path: Path, opener: str, depth: int) -> None:
     closer = "]" if opener == "[" else "}"
-    error = only_error(write(tmp_path, "deep.yaml", "deck: " + opener * 5000 + closer * 5000))
-    assert error.code in {"nesting-depth", "yaml-syntax"}
+    error = only_error(write(tmp_path, "deep.yaml", "deck: " + opener * depth + closer * depth))
+    assert error.code == "nesting-depth"
 
 
 def test_deep_block_nesting(tmp_path: Path) -> None:
     text = "deck:\n" + "".join("  " * i + "- \n" for i in range(1, 1200))
-    assert only_error(write(tmp_path, "deep.yaml", text)).code in {"nesting-depth", "yaml-syntax"}
+    assert only_error(write(tmp_path, "deep.yaml", text)).code == "nesting-depth"
+
+
+@pytest.mark.parametrize("depth", [60, 70])
+def test_nesting_limit_is_ours_not_the_parsers(tmp_path: Path, depth: int) -> None:
+    deck, diagnostics = load_file(write(tmp_path, "deep.yaml", "deck: " + "[" * depth + "]" * depth))
+    codes = {d.code for d in diagnostics}
+    assert ("nesting-depth" in codes) == (depth > 64)
 
 
 @pytest.mark.parametrize(
@@ -98,6 +106,14 @@ def test_deep_block_nesting(tmp_path: Path) -> None:
 )
 def test_broken_bytes(tmp_path: Path, data: bytes, code: str) -> None:
     assert only_error(write(tmp_path, "broken.yaml", data)).code == code
+
+
+def test_the_fast_parser_is_used_when_pyyaml_has_it() -> None:
+    import yaml
+
+    from quizapp.bank import yaml12
+
+    assert yaml12.HAVE_LIBYAML == yaml.__with_libyaml__
 
 
 def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
