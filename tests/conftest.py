@@ -14,7 +14,9 @@ CORPUS = Path(__file__).resolve().parent / "bank" / "corpus"
 def run_cli():
     """Run `python -m quizapp ...` as a user would, returning the completed process."""
 
-    def run(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    def run(
+        *args: str, timeout: float = 120, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "quizapp", *args],
             capture_output=True,

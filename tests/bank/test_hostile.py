@@ -63,7 +63,7 @@ def test_small_legitimate_aliases_still_work(tmp_path: Path) -> None:
         "  - id: q2\n    type: flashcard\n    prompt: P\n    explanation: E\n"
         "    difficulty: easy\n    tags: *tags\n    back: B\n"
     )
-    deck, diagnostics = load_file(write(tmp_path, "ok.yaml", text))
+    deck, _diagnostics = load_file(write(tmp_path, "ok.yaml", text))
     assert deck is not None and [q.tags for q in deck.questions] == [("shared",), ("shared",)]
 
 
@@ -82,7 +82,9 @@ def test_deep_block_nesting(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("depth", [60, 70])
 def test_nesting_limit_is_ours_not_the_parsers(tmp_path: Path, depth: int) -> None:
-    deck, diagnostics = load_file(write(tmp_path, "deep.yaml", "deck: " + "[" * depth + "]" * depth))
+    _deck, diagnostics = load_file(
+        write(tmp_path, "deep.yaml", "deck: " + "[" * depth + "]" * depth)
+    )
     codes = {d.code for d in diagnostics}
     assert ("nesting-depth" in codes) == (depth > 64)
 
@@ -113,7 +115,7 @@ def test_the_fast_parser_is_used_when_pyyaml_has_it() -> None:
 
     from quizapp.bank import yaml12
 
-    assert yaml12.HAVE_LIBYAML == yaml.__with_libyaml__
+    assert yaml.__with_libyaml__ == yaml12.HAVE_LIBYAML
 
 
 def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
@@ -136,7 +138,11 @@ def test_a_directory_named_like_a_bank_file_is_skipped(tmp_path: Path) -> None:
 
 def test_duplicate_ids_across_files(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", HEADER + QUESTION.format(n=1))
-    write(tmp_path, "b.yaml", HEADER.replace("id: d", "id: e") + QUESTION.format(n=1) + QUESTION.format(n=2))
+    write(
+        tmp_path,
+        "b.yaml",
+        HEADER.replace("id: d", "id: e") + QUESTION.format(n=1) + QUESTION.format(n=2),
+    )
     bank = load_bank([tmp_path])
     assert sorted(bank.questions) == ["q1", "q2"]
     [error] = bank.errors

@@ -29,7 +29,9 @@ _yaml_values = st.recursive(
         st.lists(children, max_size=4),
         st.dictionaries(
             st.one_of(
-                st.sampled_from(["deck", "questions", "id", "type", "choices", "answer", "compute"]),
+                st.sampled_from(
+                    ["deck", "questions", "id", "type", "choices", "answer", "compute"]
+                ),
                 st.text(max_size=8),
             ),
             children,
@@ -56,7 +58,10 @@ def render(value: object, indent: int = 0) -> str:
     """A crude YAML-ish writer: deliberately not always valid, to reach odd parser states."""
     pad = "  " * indent
     if isinstance(value, dict):
-        return "".join(f"{pad}{k}:\n{render(v, indent + 1)}" for k, v in value.items()) or f"{pad}{{}}\n"
+        return (
+            "".join(f"{pad}{k}:\n{render(v, indent + 1)}" for k, v in value.items())
+            or f"{pad}{{}}\n"
+        )
     if isinstance(value, list):
         return "".join(f"{pad}-\n{render(v, indent + 1)}" for v in value) or f"{pad}[]\n"
     return f"{pad}{value}\n"
@@ -80,7 +85,9 @@ def test_mutated_good_file(data: st.DataObject) -> None:
     lines = list(GOOD_LINES)
     for _ in range(data.draw(st.integers(1, 4))):
         i = data.draw(st.integers(0, len(lines) - 1))
-        op = data.draw(st.sampled_from(["delete", "duplicate", "swap", "indent", "dedent", "replace"]))
+        op = data.draw(
+            st.sampled_from(["delete", "duplicate", "swap", "indent", "dedent", "replace"])
+        )
         if op == "delete" and len(lines) > 1:
             del lines[i]
         elif op == "duplicate":

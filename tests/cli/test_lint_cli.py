@@ -8,7 +8,9 @@ from pathlib import Path
 
 from tests.conftest import CORPUS
 
-LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning): .+ \[[a-z-]+\]$")
+LINE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning): .+ \[[a-z-]+\]$"
+)
 
 
 def test_lint_reports_editor_readable_lines_and_exits_1(run_cli) -> None:
@@ -43,7 +45,10 @@ def test_lint_json_output(run_cli) -> None:
 def test_lint_missing_path_is_one_line_not_a_traceback(run_cli, tmp_path: Path) -> None:
     result = run_cli("lint", str(tmp_path / "nope.yaml"))
     assert result.returncode == 1
-    assert result.stdout.strip() == f"{tmp_path / 'nope.yaml'}:1:1: error: no such file or folder [not-found]"
+    assert (
+        result.stdout.strip()
+        == f"{tmp_path / 'nope.yaml'}:1:1: error: no such file or folder [not-found]"
+    )
     assert "Traceback" not in result.stderr
 
 
@@ -64,4 +69,6 @@ def test_schema_is_valid_json_schema_and_matches_the_committed_copy(run_cli) -> 
     schema = json.loads(result.stdout)
     jsonschema.Draft202012Validator.check_schema(schema)
     committed = Path(__file__).resolve().parents[2] / "question_bank" / "schema.json"
-    assert json.loads(committed.read_text()) == schema, "run: quizapp schema > question_bank/schema.json"
+    assert json.loads(committed.read_text()) == schema, (
+        "run: quizapp schema > question_bank/schema.json"
+    )
