@@ -14,11 +14,15 @@ class Benchmark:
     description: str
     candidate: Callable[[], object]
     baseline: Callable[[], object]
-    max_ratio: float
+    max_ratio: float | None  # None: the target is absolute and the ratio is for reading only
     max_seconds: float | None = None
     setup: Callable[[], None] = lambda: None
     teardown: Callable[[], None] = lambda: None
     repeats: int = 7
+    baseline_label: str = ""
+    # Peak memory is measured in a fresh process, where earlier benchmarks cannot inflate it.
+    peak_mb: Callable[[], float] | None = None
+    max_peak_mb: float | None = None
 
 
 @dataclass
@@ -26,6 +30,7 @@ class Result:
     benchmark: Benchmark
     candidate_s: float
     baseline_s: float
+    peak_mb: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -33,11 +38,27 @@ class Result:
 
     @property
     def passed(self) -> bool:
-        within_ratio = self.ratio <= self.benchmark.max_ratio
-        within_time = (
-            self.benchmark.max_seconds is None or self.candidate_s <= self.benchmark.max_seconds
+        b = self.benchmark
+        within_ratio = b.max_ratio is None or self.ratio <= b.max_ratio
+        within_time = b.max_seconds is None or self.candidate_s <= b.max_seconds
+        within_memory = b.max_peak_mb is None or (
+            self.peak_mb is not None and self.peak_mb <= b.max_peak_mb
         )
-        return within_ratio and within_time
+        return within_ratio and within_time and within_memory
+
+    @property
+    def target(self) -> str:
+        b = self.benchmark
+        parts = []
+        if b.max_ratio is not None:
+            parts.append(f"<= {b.max_ratio:g}x")
+        if b.max_seconds is not None:
+            parts.append(
+                f"{b.max_seconds * 1000:g}ms" if b.max_seconds < 1 else f"{b.max_seconds:g}s"
+            )
+        if b.max_peak_mb is not None:
+            parts.append(f"{b.max_peak_mb:g}MB")
+        return ", ".join(parts)
 
 
 def measure(benchmark: Benchmark) -> Result:
@@ -51,6 +72,7 @@ def measure(benchmark: Benchmark) -> Result:
                 start = time.perf_counter()
                 fn()
                 times.append(time.perf_counter() - start)
-        return Result(benchmark, statistics.median(candidate), statistics.median(baseline))
+        peak = benchmark.peak_mb() if benchmark.peak_mb else None
+        return Result(benchmark, statistics.median(candidate), statistics.median(baseline), peak)
     finally:
         benchmark.teardown()

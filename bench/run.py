@@ -55,16 +55,17 @@ def main(argv: list[str] | None = None) -> int:
     failures = 0
     for benchmark in benchmarks:
         result = measure(benchmark)
-        target = f"<= {benchmark.max_ratio:g}x"
-        if benchmark.max_seconds is not None:
-            target += f", {benchmark.max_seconds:g}s"
         verdict = "ok" if result.passed else "MISSED"
         failures += not result.passed
         print(
             f"{benchmark.name:<34} {result.candidate_s * 1000:>9.1f}ms {result.baseline_s * 1000:>9.1f}ms "
-            f"{result.ratio:>6.2f}x {target:>16}  {verdict}"
+            f"{result.ratio:>6.2f}x {result.target:>22}  {verdict}"
         )
         print(f"    {benchmark.description}")
+        if benchmark.baseline_label:
+            print(f"    baseline: {benchmark.baseline_label}")
+        if result.peak_mb is not None:
+            print(f"    peak memory: {result.peak_mb:.0f} MB")
     return 1 if failures and args.check else 0
 
 

@@ -25,6 +25,12 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     test = quick_start_commands()[2]
     ci_lines = [line.strip() for line in (REPO / ".ci" / "run").read_text().splitlines()]
     assert test in ci_lines
-    install_order = [i for i, line in enumerate(ci_lines) if "pip install" in line and "torch==" in line]
-    project = [i for i, line in enumerate(ci_lines) if 'pip install' in line and '-e ".[dev]"' in line]
-    assert install_order and project and install_order[0] < project[0], "torch must be installed first"
+    install_order = [
+        i for i, line in enumerate(ci_lines) if "pip install" in line and "torch==" in line
+    ]
+    project = [
+        i for i, line in enumerate(ci_lines) if "pip install" in line and '-e ".[dev]"' in line
+    ]
+    assert install_order and project and install_order[0] < project[0], (
+        "torch must be installed first"
+    )

@@ -41,6 +41,8 @@ class ComputeSpec:
     name: str
     args: Mapping[str, Scalar]
     location: Location
+    # Where each argument's value is written, so a registry check can point at the right line.
+    arg_locations: Mapping[str, Location] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

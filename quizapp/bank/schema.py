@@ -41,13 +41,22 @@ def _question_schema() -> dict[str, Any]:
         variant = _object({**F.COMMON_QUESTION_FIELDS, **type_fields}, f"{qtype.value} question")
         variant["properties"]["type"] = {"const": qtype.value, "description": "The question type."}
         variants.append({"if": {"properties": {"type": {"const": qtype.value}}}, "then": variant})
+    # Type-specific keys are listed here by name only (their types differ between question
+    # types, e.g. `answer`); each `then` branch below holds the exact shape for its type.
+    properties: dict[str, Any] = {
+        key: {"description": spec.doc} for key, spec in F.ALL_QUESTION_FIELDS.items()
+    }
+    properties.update(
+        {
+            key: {**spec.schema, "description": spec.doc}
+            for key, spec in F.COMMON_QUESTION_FIELDS.items()
+        }
+    )
     return {
         "title": "Question",
         "type": "object",
         "required": [k for k, f in F.COMMON_QUESTION_FIELDS.items() if f.required],
-        "properties": {
-            k: {**f.schema, "description": f.doc} for k, f in F.ALL_QUESTION_FIELDS.items()
-        },
+        "properties": properties,
         "allOf": variants,
     }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from quizapp.bank import fields as F
@@ -455,6 +455,7 @@ class FileValidator:
             self.identifier(found["name"][1], "compute name", _NAME_RE) if "name" in found else None
         )
         args: dict[str, Scalar] = {}
+        arg_locations: dict[str, Location] = {}
         if "args" in found:
             args_node = found["args"][1]
             if isinstance(args_node, ScalarNode) and args_node.tag == NULL:
@@ -491,6 +492,7 @@ class FileValidator:
                         )
                         continue
                     args[key_node.value] = value
+                    arg_locations[key_node.value] = self.location(value_node)
             else:
                 self.report(
                     args_node,
@@ -499,9 +501,20 @@ class FileValidator:
                 )
         if name is None:
             return None
-        return ComputeSpec(name=name, args=args, location=self.location(node))
+        return ComputeSpec(
+            name=name,
+            args=args,
+            location=self.location(found["name"][1]),
+            arg_locations=arg_locations,
+        )
 
-    def typed_fields(self, qtype, node, get, compute) -> dict[str, object] | None:
+    def typed_fields(
+        self,
+        qtype: QuestionType,
+        node: Node,
+        get: Callable[[str], Node | None],
+        compute: ComputeSpec | None,
+    ) -> dict[str, object] | None:
         if qtype in (QuestionType.SINGLE_CHOICE, QuestionType.MULTIPLE_CHOICE):
             return self.choice_fields(qtype, node, get)
         if qtype is QuestionType.TRUE_FALSE:
@@ -528,7 +541,9 @@ class FileValidator:
         back = self.text(get("back"), "back") if get("back") is not None else None
         return None if back is None else {"back": back}
 
-    def choice_fields(self, qtype: QuestionType, node: Node, get) -> dict[str, object] | None:
+    def choice_fields(
+        self, qtype: QuestionType, node: Node, get: Callable[[str], Node | None]
+    ) -> dict[str, object] | None:
         shuffle = True
         if get("shuffle") is not None:
             shuffle = self.boolean(get("shuffle"), "shuffle")

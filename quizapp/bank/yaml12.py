@@ -103,6 +103,12 @@ def compose(text: str) -> Node | None:
         composer.dispose()
 
 
+def parse_scalar(text: str) -> str | int | float | bool | None:
+    """Read one plain scalar the way a bank file would (used for `key=value` on the command line)."""
+    tag = Yaml12Resolver().resolve(ScalarNode, text, (True, False))
+    return scalar_value(ScalarNode(tag, text))
+
+
 def expanded_size(root: Node, limit: int) -> int:
     """How many nodes the tree has once every alias is expanded, counting no further than `limit`.
 
@@ -175,5 +181,6 @@ __all__ = [
     "SequenceNode",
     "compose",
     "expanded_size",
+    "parse_scalar",
     "scalar_value",
 ]

@@ -36,8 +36,9 @@ def scaled_dot_product_attention(
     """
     d_k = q.shape[-1]
     # Dividing by √d_k keeps the score variance ~1 when q and k have unit-variance entries;
-    # without it the softmax saturates as d_k grows and its gradients vanish.
-    scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # [..., seq_q, seq_k]
+    # without it the softmax saturates as d_k grows and its gradients vanish. Scaling q before
+    # the product gives the same scores while touching seq_q·d_k numbers, not seq_q·seq_k.
+    scores = (q / math.sqrt(d_k)) @ k.transpose(-2, -1)  # [..., seq_q, seq_k]
 
     if causal:
         seq_q, seq_k = scores.shape[-2:]

@@ -31,6 +31,8 @@ def _init_weights(model: nn.Module, std: float = 0.02) -> None:
     # PyTorch's default nn.Embedding init is N(0, 1); with a tied LM head an untrained model's
     # logits would then have a std of about √d_model. GPT-2, BERT and Llama start at N(0, 0.02).
     for module in model.modules():
+        if isinstance(module, nn.Linear | nn.Embedding) and module.weight.is_meta:
+            continue  # a meta tensor holds no numbers to initialise (and counting needs none)
         if isinstance(module, nn.Linear | nn.Embedding):
             nn.init.normal_(module.weight, mean=0.0, std=std)
         if isinstance(module, nn.Linear) and module.bias is not None:

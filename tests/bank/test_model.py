@@ -57,10 +57,16 @@ def test_single_choice(questions) -> None:
 
 def test_compute_arguments_follow_yaml_1_2(questions) -> None:
     compute = questions["t-single"].compute
-    assert compute.name == "mha_params"
-    # `1e-5` is a number and `no` a string, unlike PyYAML's YAML 1.1 defaults.
-    assert dict(compute.args) == {"d_model": 512, "n_heads": 8, "eps": 1e-5, "label": "no"}
-    assert isinstance(compute.args["eps"], float)
+    assert compute.name == "rope_relative"
+    # `1e4` is a number and `010` is ten, unlike PyYAML's YAML 1.1 defaults.
+    assert dict(compute.args) == {"head_dim": 64, "base": 1e4, "offset": 10}
+    assert isinstance(compute.args["base"], float)
+    # ...and `no` stays the word "no".
+    assert dict(questions["t-multi"].compute.args) == {
+        "sentence": "no",
+        "swapped": "no",
+        "causal": "no",
+    }
 
 
 def test_multiple_choice_accepts_yes_and_no_for_correct(questions) -> None:

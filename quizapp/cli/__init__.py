@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -35,6 +36,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint.add_argument("--strict", action="store_true", help="treat warnings as errors")
     lint.add_argument("--format", choices=["text", "json"], default="text", help="output format")
+    lint.add_argument(
+        "--no-eval",
+        action="store_true",
+        help="do not run the computations behind derived answers (faster; no torch import)",
+    )
+
+    compute = commands.add_parser(
+        "compute",
+        help="run one live computation",
+        description="Run a named live computation. Arguments are key=value, values read as YAML "
+        "scalars (1e-5 is a number).",
+    )
+    compute.add_argument("name", nargs="?", help="the computation (see --list)")
+    compute.add_argument("assignments", nargs="*", metavar="key=value", help="arguments")
+    compute.add_argument(
+        "--list", action="store_true", help="list computations and their arguments"
+    )
+    compute.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
+    compute.add_argument("--json", action="store_true", help="print the result as JSON")
 
     commands.add_parser(
         "schema",
@@ -50,6 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "lint":
             return _lint(args)
+        if args.command == "compute":
+            return _compute(args, parser)
         if args.command == "schema":
             from quizapp.bank.schema import bank_schema_json
 
@@ -69,7 +91,7 @@ def _lint(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path
 
     paths = args.paths or [bundled_bank_path()]
-    report = lint(paths, strict=args.strict)
+    report = lint(paths, strict=args.strict, evaluate=not args.no_eval)
     if args.format == "json":
         print(render_json(report))
     else:
@@ -77,6 +99,26 @@ def _lint(args: argparse.Namespace) -> int:
         # The tally goes to stderr so stdout holds nothing but path:line:col lines.
         print(render_summary(report), file=sys.stderr)
     return report.exit_code
+
+
+def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from quizapp.cli.compute import list_computations, main_error, run_command
+    from quizapp.experiments.spec import ArgumentError
+
+    if args.list:
+        print(list_computations())
+        return 0
+    if not args.name:
+        return main_error("name a computation, or use --list to see them")
+    try:
+        return run_command(args.name, args.assignments, args.device, args.json)
+    except ArgumentError as exc:
+        return main_error(str(exc))
+    except Exception as exc:
+        if os.environ.get("QUIZAPP_DEBUG"):
+            raise
+        print(f"quizapp compute: {args.name} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 def _overview() -> int:

@@ -1,0 +1,1 @@
+"""The computations themselves. Each module imports torch; only the runner imports them."""

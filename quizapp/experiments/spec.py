@@ -1,0 +1,147 @@
+"""What a computation accepts and promises, in pure Python (no torch), so that the bank's
+linter, the CLI and the TUI can check arguments before anything heavy is imported."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+ArgValue = int | float | bool | str
+ArgKind = Literal["int", "float", "bool", "str", "choice"]
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
+
+class ArgumentError(ValueError):
+    """A bad computation name or argument. `argument` names the culprit (None for the name)."""
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.argument = argument
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    kind: ArgKind
+    default: ArgValue | None
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    max_length: int = 200  # for strings: bank files are untrusted, so no unbounded text
+    optional: bool = False  # None (absent) is meaningful, e.g. "use the preset's value"
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            kind = "|".join(self.choices)
+        elif self.minimum is not None or self.maximum is not None:
+            lo = "" if self.minimum is None else _number(self.minimum)
+            hi = "" if self.maximum is None else _number(self.maximum)
+            kind = f"{self.kind} {lo}..{hi}"
+        else:
+            kind = self.kind
+        default = "" if self.default is None else f"={self.default}"
+        return f"{self.name}{default} ({kind})"
+
+    def coerce(self, value: object) -> ArgValue:
+        """Check one value; return it in the declared type or raise ArgumentError naming the arg."""
+        name = self.name
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("yes", "no", "true", "false"):
+                return value.lower() in ("yes", "true")
+            raise ArgumentError(f"{name} must be true or false, not {value!r}", name)
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+                raise ArgumentError(f"{name} must be a whole number, not {value!r}", name)
+            value = int(value)
+        elif self.kind == "float":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ArgumentError(f"{name} must be a number, not {value!r}", name)
+            if not math.isfinite(value):
+                raise ArgumentError(f"{name} must be finite", name)
+            value = float(value)
+        else:
+            if not isinstance(value, str):
+                raise ArgumentError(f"{name} must be text, not {value!r}", name)
+            if len(value) > self.max_length:
+                raise ArgumentError(f"{name} is longer than {self.max_length} characters", name)
+            if self.kind == "choice" and value not in self.choices:
+                close = difflib.get_close_matches(value, self.choices, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ArgumentError(
+                    f"{name} must be one of {', '.join(self.choices)}, not {value!r}{hint}", name
+                )
+            return value
+        if self.minimum is not None and value < self.minimum:
+            raise ArgumentError(f"{name} must be at least {self.minimum:g}, not {value:g}", name)
+        if self.maximum is not None and value > self.maximum:
+            raise ArgumentError(f"{name} must be at most {self.maximum:g}, not {value:g}", name)
+        return value
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# A cross-argument rule: returns None when the arguments agree, else (argument, message).
+Rule = Callable[[Mapping[str, ArgValue | None]], tuple[str, str] | None]
+
+
+@dataclass(frozen=True)
+class ComputationSpec:
+    name: str
+    title: str
+    description: str  # one line, for `quizapp compute --list`
+    implementation: str  # "module:function", imported only when the computation runs
+    args: tuple[Arg, ...]
+    values: tuple[str, ...]  # the named values every result carries (a bank's `from:` may use them)
+    rules: tuple[Rule, ...] = field(default=())
+
+    def arg(self, name: str) -> Arg | None:
+        return next((a for a in self.args if a.name == name), None)
+
+    def bind(self, raw: Mapping[str, object]) -> dict[str, ArgValue | None]:
+        """Validate arguments against this spec and fill in defaults. Raises ArgumentError."""
+        known = {a.name: a for a in self.args}
+        for key in raw:
+            if key not in known:
+                close = difflib.get_close_matches(key, list(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                accepted = ", ".join(known) or "none"
+                raise ArgumentError(
+                    f"{self.name} has no argument {key!r}{hint} (it takes: {accepted})", key
+                )
+        bound: dict[str, ArgValue | None] = {}
+        for arg in self.args:
+            given = raw.get(arg.name)
+            bound[arg.name] = arg.default if given is None else arg.coerce(given)
+        for rule in self.rules:
+            broken = rule(bound)
+            if broken is not None:
+                raise ArgumentError(broken[1], broken[0])
+        return bound
+
+
+def divisible(numerator: str, denominator: str) -> Rule:
+    def rule(args: Mapping[str, ArgValue | None]) -> tuple[str, str] | None:
+        n, d = args.get(numerator), args.get(denominator)
+        if isinstance(n, int) and isinstance(d, int) and d > 0 and n % d:
+            return denominator, f"{numerator} ({n}) is not divisible by {denominator} ({d})"
+        return None
+
+    return rule
+
+
+def even(name: str) -> Rule:
+    def rule(args: Mapping[str, ArgValue | None]) -> tuple[str, str] | None:
+        value = args.get(name)
+        if isinstance(value, int) and value % 2:
+            return name, f"{name} must be even (dimensions rotate in pairs), not {value}"
+        return None
+
+    return rule

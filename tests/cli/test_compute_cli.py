@@ -1,0 +1,64 @@
+"""`quizapp compute` from a shell."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def test_list_names_every_computation_with_its_arguments(run_cli) -> None:
+    from quizapp.experiments import COMPUTATIONS
+
+    result = run_cli("compute", "--list")
+    assert result.returncode == 0
+    for spec in COMPUTATIONS:
+        assert spec.name in result.stdout
+    assert "d_model=512 (int 2..65536)" in result.stdout
+
+
+def test_json_output_has_the_documented_keys(run_cli) -> None:
+    result = run_cli(
+        "compute", "mha_params", "d_model=512", "n_heads=8", "--json", "--device", "cpu"
+    )
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert {"name", "args", "device", "values", "table", "series", "summary"} <= set(payload)
+    assert (
+        payload["values"]["params_multi_head"]
+        == payload["values"]["params_single_head"]
+        == 4 * 512 * 512
+    )
+    assert payload["args"] == {"d_model": 512, "n_heads": 8, "bias": False}
+
+
+def test_human_output_shows_values_and_summary(run_cli) -> None:
+    result = run_cli("compute", "mha_params", "n_heads=16")
+    assert result.returncode == 0, result.stderr
+    assert "head_dim" in result.stdout and "32" in result.stdout
+    assert "1,048,576" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["compute", "nope"], "unknown computation 'nope'"),
+        (["compute", "mha_params", "d_model=500", "n_heads=16"], "not divisible"),
+        (["compute", "mha_params", "d_model"], "key=value"),
+        (["compute", "mha_params", "d_model=1e-5"], "whole number"),
+        (["compute", "mha_params", "--device", "tpu"], "--device must be one of"),
+        (["compute"], "--list"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(run_cli, args, fragment) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert fragment in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_yaml_scalars_on_the_command_line(run_cli) -> None:
+    result = run_cli("compute", "mha_params", "bias=yes", "d_model=0x100", "n_heads=4", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["args"] == {"d_model": 256, "n_heads": 4, "bias": True}
