@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,15 +22,34 @@ sys.path.insert(0, str(BENCH_DIR))
 from harness import Benchmark, measure  # noqa: E402
 
 
-def discover() -> list[Benchmark]:
-    found: list[Benchmark] = []
-    for path in sorted(BENCH_DIR.glob("bench_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        found.extend(module.BENCHMARKS)
-    return found
+def load(path: Path) -> list[Benchmark]:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.BENCHMARKS)
+
+
+def run_module(path: Path, filters: list[str]) -> tuple[int, int]:
+    """Run one file's matching benchmarks in this process. Returns (run, missed)."""
+    benchmarks = [b for b in load(path) if not filters or any(f in b.name for f in filters)]
+    missed = 0
+    for benchmark in benchmarks:
+        result = measure(benchmark)
+        verdict = "ok" if result.passed else "MISSED"
+        missed += not result.passed
+        print(
+            f"{benchmark.name:<34} {result.candidate_s * 1000:>9.1f}ms "
+            f"{result.baseline_s * 1000:>9.1f}ms {result.ratio:>6.2f}x {result.target:>22}  {verdict}"
+        )
+        print(f"    {benchmark.description}")
+        if benchmark.baseline_label:
+            print(f"    baseline: {benchmark.baseline_label}")
+        if result.peak_mb is not None:
+            print(f"    peak memory: {result.peak_mb:.0f} MB")
+        sys.stdout.flush()
+    print(f"__summary__ {len(benchmarks)} {missed}")
+    return len(benchmarks), missed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,33 +60,39 @@ def main(argv: list[str] | None = None) -> int:
         "filters", nargs="*", help="run benchmarks whose name contains any of these"
     )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--module", help=argparse.SUPPRESS)  # internal: one file, this process
     args = parser.parse_args(argv)
-    benchmarks = [
-        b for b in discover() if not args.filters or any(f in b.name for f in args.filters)
-    ]
-    if not benchmarks:
-        print("no benchmark matches", file=sys.stderr)
-        return 2
+    if args.module:
+        run_module(Path(args.module), args.filters)
+        return 0
+
     header = (
-        f"{'benchmark':<34} {'candidate':>11} {'baseline':>11} {'ratio':>7} {'target':>16}  result"
+        f"{'benchmark':<34} {'candidate':>11} {'baseline':>11} {'ratio':>7} {'target':>22}  result"
     )
     print(header)
-    print("-" * len(header))
-    failures = 0
-    for benchmark in benchmarks:
-        result = measure(benchmark)
-        verdict = "ok" if result.passed else "MISSED"
-        failures += not result.passed
-        print(
-            f"{benchmark.name:<34} {result.candidate_s * 1000:>9.1f}ms {result.baseline_s * 1000:>9.1f}ms "
-            f"{result.ratio:>6.2f}x {result.target:>22}  {verdict}"
+    print("-" * len(header), flush=True)
+    total = missed = 0
+    # Each file runs in a fresh interpreter: a file that imports torch must not slow the
+    # next one down (a large heap makes every garbage collection pass longer).
+    for path in sorted(BENCH_DIR.glob("bench_*.py")):
+        child = subprocess.run(
+            [sys.executable, __file__, "--module", str(path), *args.filters],
+            capture_output=True,
+            text=True,
         )
-        print(f"    {benchmark.description}")
-        if benchmark.baseline_label:
-            print(f"    baseline: {benchmark.baseline_label}")
-        if result.peak_mb is not None:
-            print(f"    peak memory: {result.peak_mb:.0f} MB")
-    return 1 if failures and args.check else 0
+        for line in child.stdout.splitlines():
+            if line.startswith("__summary__ "):
+                ran, failed = map(int, line.split()[1:])
+                total, missed = total + ran, missed + failed
+            else:
+                print(line, flush=True)
+        if child.returncode != 0:
+            print(f"{path.name} failed:\n{child.stderr}", file=sys.stderr)
+            return 2
+    if total == 0:
+        print("no benchmark matches", file=sys.stderr)
+        return 2
+    return 1 if missed and args.check else 0
 
 
 if __name__ == "__main__":

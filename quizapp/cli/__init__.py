@@ -80,6 +80,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _overview()
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        if os.environ.get("QUIZAPP_DEBUG"):
+            raise
+        print(
+            f"quizapp: internal error: {type(exc).__name__}: {exc} "
+            "(set QUIZAPP_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return 1
     except BrokenPipeError:
         # `quizapp lint | head` closes the pipe early; that is not an error worth a traceback.
         sys.stderr.close()

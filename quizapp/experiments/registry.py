@@ -178,7 +178,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         args=(
             Arg("n_layers", "int", 20, "depth of the stack", minimum=1, maximum=64),
             Arg("d_model", "int", 256, "model width", minimum=8, maximum=1024),
-            Arg("n_tokens", "int", 256, "tokens pushed through", minimum=8, maximum=4096),
+            Arg("n_tokens", "int", 256, "tokens pushed through", minimum=8, maximum=1024),
         ),
         values=(
             "plain_final",
@@ -211,8 +211,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         description="Gradient norms across depth for Post-LN and Pre-LN, with and without residuals.",
         implementation="quizapp.experiments.lab.normalization:gradient_flow",
         args=(
-            Arg("n_layers", "int", 12, "deepest stack measured", minimum=2, maximum=48),
-            Arg("d_model", "int", 64, "model width", minimum=8, maximum=512),
+            Arg("n_layers", "int", 12, "deepest stack measured", minimum=2, maximum=32),
+            Arg("d_model", "int", 64, "model width", minimum=8, maximum=256),
         ),
         values=(
             "post_ln_last_ffn_grad",
