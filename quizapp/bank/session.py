@@ -1,0 +1,125 @@
+"""A quiz session: which questions, in what order, and how the student did. Pure, no UI."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from quizapp.bank.grading import Grade
+from quizapp.bank.model import ChoiceQuestion, OrderingQuestion, Question
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    length: int | None = None  # None: every selected question
+    shuffle: bool = True
+    seed: int | None = None  # None: a fresh order each session
+
+
+@dataclass
+class Attempt:
+    question: Question
+    grade: Grade
+    seconds: float
+
+
+@dataclass
+class TopicScore:
+    topic: str
+    correct: int = 0
+    answered: int = 0
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass
+class QuizSession:
+    questions: list[Question]
+    title: str = "Session"
+    rng: random.Random = field(default_factory=random.Random)
+    attempts: list[Attempt] = field(default_factory=list)
+    # Per question, the order its options or steps are shown in (indices into the file's order).
+    display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def start(
+        cls,
+        questions: Iterable[Question],
+        options: SessionOptions = SessionOptions(),
+        title: str = "Session",
+    ) -> QuizSession:
+        rng = random.Random(options.seed)
+        chosen = list(questions)
+        if options.shuffle:
+            rng.shuffle(chosen)
+        if options.length is not None:
+            chosen = chosen[: max(0, options.length)]
+        session = cls(questions=chosen, title=title, rng=rng)
+        for question in chosen:
+            session.display_orders[question.id] = session._display_order(question, options.shuffle)
+        return session
+
+    def _display_order(self, question: Question, shuffle: bool) -> tuple[int, ...]:
+        if isinstance(question, OrderingQuestion):
+            order = list(range(len(question.steps)))
+            # Never show an ordering question already solved: that would grade a non-answer.
+            while order == sorted(order) and len(order) > 1:
+                self.rng.shuffle(order)
+            return tuple(order)
+        if isinstance(question, ChoiceQuestion):
+            order = list(range(len(question.choices)))
+            if shuffle and question.shuffle:
+                self.rng.shuffle(order)
+            return tuple(order)
+        return ()
+
+    @property
+    def index(self) -> int:
+        return len(self.attempts)
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.questions)
+
+    @property
+    def current(self) -> Question | None:
+        return None if self.finished else self.questions[self.index]
+
+    @property
+    def score(self) -> int:
+        return sum(a.grade.correct for a in self.attempts)
+
+    def record(self, grade: Grade, seconds: float) -> Attempt:
+        question = self.current
+        if question is None:
+            raise RuntimeError("the session is over")
+        attempt = Attempt(question, grade, seconds)
+        self.attempts.append(attempt)
+        return attempt
+
+    def by_topic(self) -> list[TopicScore]:
+        scores: dict[str, TopicScore] = {}
+        for attempt in self.attempts:
+            entry = scores.setdefault(attempt.question.topic, TopicScore(attempt.question.topic))
+            entry.answered += 1
+            entry.correct += attempt.grade.correct
+        return sorted(scores.values(), key=lambda s: s.topic)
+
+    @property
+    def missed(self) -> list[Attempt]:
+        return [a for a in self.attempts if not a.grade.correct]
+
+
+def select(
+    questions: Sequence[Question], *, deck_ids: Iterable[str] = (), tags: Iterable[str] = ()
+) -> list[Question]:
+    """The questions in any of the decks (all decks if none named) carrying any of the tags."""
+    decks, wanted = set(deck_ids), set(tags)
+    return [
+        q
+        for q in questions
+        if (not decks or q.deck_id in decks) and (not wanted or wanted.intersection(q.tags))
+    ]

@@ -1,0 +1,59 @@
+"""Sessions: selection, length, shuffling, display orders and scoring by topic."""
+
+from __future__ import annotations
+
+from quizapp.bank import OrderingQuestion, load_file
+from quizapp.bank.grading import Grade
+from quizapp.bank.session import QuizSession, SessionOptions, select
+from tests.conftest import CORPUS
+
+
+def questions():
+    deck, _ = load_file(CORPUS / "good" / "every_type.yaml")
+    return list(deck.questions)
+
+
+def test_select_by_deck_and_tag() -> None:
+    qs = questions()
+    assert select(qs) == qs
+    assert select(qs, deck_ids=["nope"]) == []
+    assert {q.id for q in select(qs, tags=["arithmetic"])} == {
+        "t-numeric",
+        "t-numeric-derived",
+        "t-numeric-short",
+    }
+
+
+def test_length_and_seeded_shuffle_repeat() -> None:
+    qs = questions()
+    a = QuizSession.start(qs, SessionOptions(length=3, shuffle=True, seed=7))
+    b = QuizSession.start(qs, SessionOptions(length=3, shuffle=True, seed=7))
+    assert [q.id for q in a.questions] == [q.id for q in b.questions]
+    assert len(a.questions) == 3
+    unshuffled = QuizSession.start(qs, SessionOptions(shuffle=False))
+    assert [q.id for q in unshuffled.questions] == [q.id for q in qs]
+
+
+def test_ordering_questions_are_never_shown_solved() -> None:
+    for seed in range(30):
+        session = QuizSession.start(questions(), SessionOptions(shuffle=False, seed=seed))
+        for q in session.questions:
+            if isinstance(q, OrderingQuestion):
+                assert session.display_orders[q.id] != tuple(range(len(q.steps)))
+
+
+def test_choice_order_respects_shuffle_false() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=True, seed=3))
+    assert session.display_orders["t-single"] == (0, 1)  # the question says shuffle: false
+
+
+def test_scoring_by_topic_and_missed() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=False))
+    outcomes = [True, False, True, True, False, True, True, True]
+    for ok in outcomes:
+        session.record(Grade(ok, "k", "g"), 1.0)
+    assert session.finished and session.score == sum(outcomes)
+    by_topic = {s.topic: (s.correct, s.answered) for s in session.by_topic()}
+    assert by_topic["other-topic"] == (0, 1)  # t-multi overrides the deck topic
+    assert sum(a for _, a in by_topic.values()) == len(outcomes)
+    assert [a.question.id for a in session.missed] == ["t-multi", "t-numeric-derived"]
