@@ -24,6 +24,19 @@ def build_parser() -> argparse.ArgumentParser:
         "live PyTorch computation.",
     )
     parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
+    app = parser.add_argument_group("the app (quizapp with no command)")
+    app.add_argument(
+        "--bank",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="add an instructor's bank file or folder (repeatable)",
+    )
+    app.add_argument("--no-default-bank", action="store_true", help="leave the bundled bank out")
+    app.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
+    app.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox")
+    app.add_argument("--length", type=int, metavar="N", help="questions per session (default all)")
+    app.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -77,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             sys.stdout.write(bank_schema_json())
             return 0
-        return _overview()
+        return _run_app(args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the last line of defence: one line, never a traceback
@@ -130,15 +143,40 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 1
 
 
-def _overview() -> int:
-    """Until the TUI lands, the bare command shows what the bundled bank holds."""
+def _run_app(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank
+    from quizapp.experiments.spec import DEVICES
 
-    bank = load_bank([bundled_bank_path()])
-    for deck in bank.decks:
-        print(
-            f"{deck.title:<40} {len(deck.questions):>4} questions  ({deck.domain}, weight {deck.exam_weight:g})"
-        )
-    for problem in bank.errors:
-        print(problem.format(), file=sys.stderr)
+    if args.device not in DEVICES:
+        return _usage_error(f"--device must be one of {', '.join(DEVICES)}, not {args.device!r}")
+    if args.length is not None and args.length < 1:
+        return _usage_error(f"--length must be at least 1, not {args.length}")
+    if args.theme is not None:
+        from textual.theme import BUILTIN_THEMES
+
+        if args.theme not in BUILTIN_THEMES:
+            return _usage_error(
+                f"unknown theme {args.theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"
+            )
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    if not paths:
+        return _usage_error("--no-default-bank needs at least one --bank PATH")
+    bank = load_bank(paths)
+    if not bank.questions:
+        for problem in bank.errors:
+            print(problem.format(), file=sys.stderr)
+        print("quizapp: error: no questions loaded", file=sys.stderr)
+        return 1
+
+    from quizapp.tui.app import AppOptions, QuizApp
+
+    options = AppOptions(
+        device=args.device, theme=args.theme, length=args.length, shuffle=not args.no_shuffle
+    )
+    QuizApp(bank, options).run()
     return 0
+
+
+def _usage_error(message: str) -> int:
+    print(f"quizapp: error: {message}", file=sys.stderr)
+    return 2

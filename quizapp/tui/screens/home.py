@@ -1,0 +1,145 @@
+"""The home screen: the decks with their question counts, session options, bank problems."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Switch
+
+from quizapp.bank import Bank
+
+ALL_DECKS = "__all__"
+
+
+class HomeScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "start_highlighted", "Start deck", priority=False),
+        Binding("a", "start_all", "Everything"),
+        Binding("t", "pick_tags", "By tags"),
+        Binding("n", "focus_length", "Length", show=False),
+        Binding("s", "toggle_shuffle", "Shuffle", show=False),
+    ]
+
+    def __init__(self, bank: Bank, *, length: int | None = None, shuffle: bool = True) -> None:
+        super().__init__(id="home")
+        self.bank = bank
+        self.initial_length = length
+        self.initial_shuffle = shuffle
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="home-body"):
+            with Vertical(id="deck-pane"):
+                yield Label("Decks", classes="pane-title")
+                yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="side-pane"):
+                yield Label("Session", classes="pane-title")
+                with Horizontal(classes="option-row"):
+                    yield Label("Questions (blank = all)", classes="option-label")
+                    yield Input(
+                        str(self.initial_length or ""),
+                        placeholder="all",
+                        id="length",
+                        type="integer",
+                        max_length=4,
+                    )
+                with Horizontal(classes="option-row"):
+                    yield Label("Shuffle", classes="option-label")
+                    yield Switch(value=self.initial_shuffle, id="shuffle")
+                yield Static(self._help_text(), id="home-help")
+                if self.bank.errors:
+                    yield Label(
+                        f"Problems in bank files ({len(self.bank.errors)})",
+                        classes="pane-title problem-title",
+                    )
+                    yield Static(self._problems_text(), id="problems")
+        yield Footer()
+
+    def _help_text(self) -> str:
+        return (
+            "[b]Enter[/] start the highlighted deck · [b]a[/] everything · [b]t[/] pick tags\n"
+            "[b]?[/] every key · [b]ctrl+p[/] commands · [b]q[/] quit"
+        )
+
+    def _problems_text(self) -> str:
+        # Shown in full: an instructor needs the file and line to fix it.
+        lines = [d.format() for d in self.bank.errors[:50]]
+        if len(self.bank.errors) > 50:
+            lines.append(f"… and {len(self.bank.errors) - 50} more (run quizapp lint)")
+        return "\n".join(lines)
+
+    def on_mount(self) -> None:
+        self.title = "quizapp"
+        self.sub_title = f"{len(self.bank.questions)} questions in {len(self.bank.decks)} decks"
+        table = self.query_one("#decks", DataTable)
+        table.add_columns("Deck", "Questions", "Weight", "Domain")
+        for deck in self.bank.decks:
+            table.add_row(
+                deck.title,
+                str(len(deck.questions)),
+                f"{deck.exam_weight:g}",
+                deck.domain,
+                key=deck.id,
+            )
+        table.add_row("All decks", str(len(self.bank.questions)), "", "", key=ALL_DECKS)
+        table.focus()
+        if self.bank.errors:
+            files = len({d.path for d in self.bank.errors})
+            self.notify(
+                f"{len(self.bank.errors)} problem(s) in {files} bank file(s); the rest loaded.",
+                title="Bank problems",
+                severity="warning",
+                timeout=8,
+            )
+
+    # -- options ------------------------------------------------------------------------------
+
+    @property
+    def session_length(self) -> int | None:
+        raw = self.query_one("#length", Input).value.strip()
+        return int(raw) if raw.isdigit() and int(raw) > 0 else None
+
+    @property
+    def shuffle(self) -> bool:
+        return self.query_one("#shuffle", Switch).value
+
+    def action_focus_length(self) -> None:
+        self.query_one("#length", Input).focus()
+
+    def action_toggle_shuffle(self) -> None:
+        switch = self.query_one("#shuffle", Switch)
+        switch.value = not switch.value
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#decks", DataTable).focus()
+
+    # -- starting -----------------------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self._start(event.row_key.value)
+
+    def action_start_highlighted(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self._start(key)
+
+    def action_start_all(self) -> None:
+        self._start(ALL_DECKS)
+
+    def _start(self, deck_key: str | None) -> None:
+        decks = () if deck_key in (None, ALL_DECKS) else (deck_key,)
+        self.app.start_session(deck_ids=decks, length=self.session_length, shuffle=self.shuffle)  # type: ignore[attr-defined]
+
+    def action_pick_tags(self) -> None:
+        from quizapp.tui.screens.tag_picker import TagPicker
+
+        def chosen(tags: list[str] | None) -> None:
+            if tags:
+                self.app.start_session(  # type: ignore[attr-defined]
+                    tags=tags, length=self.session_length, shuffle=self.shuffle
+                )
+
+        self.app.push_screen(TagPicker(self.bank), chosen)

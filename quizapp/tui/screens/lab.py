@@ -1,0 +1,39 @@
+"""A computation on its own, opened from the command palette."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label
+
+from quizapp.bank.model import ComputeSpec, Location
+from quizapp.experiments.registry import get_spec
+from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.lab_panel import LabPanel
+
+
+class LabScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, name: str, lab: LabService) -> None:
+        super().__init__(id="lab-screen")
+        self.computation = get_spec(name)
+        self.lab = lab
+
+    def compose(self) -> ComposeResult:
+        spec = self.computation
+        yield Header()
+        with VerticalScroll(id="lab-body"):
+            yield Label(f"[b]{spec.title}[/]: {spec.description}", id="lab-title")
+            yield LabPanel(
+                self.lab,
+                ComputeSpec(spec.name, {}, Location("(palette)", 1, 1)),
+                autorun=True,
+                id="lab",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Lab: {self.computation.name}"

@@ -1,0 +1,308 @@
+"""The quiz screen: one question at a time, then its feedback and its live computation."""
+
+from __future__ import annotations
+
+import time
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, Markdown, Static
+
+from quizapp.bank.grading import (
+    ChoiceAnswer,
+    FlashcardRating,
+    Grade,
+    MissingKey,
+    NumberFormatError,
+    NumericAnswerText,
+    OrderingAnswer,
+    TrueFalseAnswer,
+    grade,
+)
+from quizapp.bank.model import (
+    ChoiceQuestion,
+    Flashcard,
+    NumericQuestion,
+    OrderingQuestion,
+    Question,
+    QuestionType,
+    TrueFalseQuestion,
+)
+from quizapp.bank.session import QuizSession
+from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.choice_list import ChoiceList
+from quizapp.tui.widgets.feedback import Feedback
+from quizapp.tui.widgets.lab_panel import LabPanel
+from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.tui.widgets.session_progress import SessionProgress
+
+KEY_HINTS = {
+    QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
+    QuestionType.MULTIPLE_CHOICE: "Select all that apply: 1–9 toggle · Enter submit",
+    QuestionType.TRUE_FALSE: "1 True · 2 False · Enter submit",
+    QuestionType.NUMERIC: "Type a number (1048576, 1,048,576 or 1.05e6) · Enter submit",
+    QuestionType.ORDERING: "↑/↓ choose a step · shift+↑/↓ or [ ] move it · Enter submit",
+    QuestionType.FLASHCARD: "Space reveal the back, then grade it: 1 Again · 2 Hard · 3 Good · 4 Easy",
+}
+
+
+class QuizScreen(Screen[None]):
+    BINDINGS = [
+        Binding("space", "space", "Reveal / next"),
+        Binding("enter", "next", "Next", show=False),
+        *(Binding(str(n), f"rate({n})", show=False) for n in range(1, 5)),
+        Binding("escape", "leave", "Leave session"),
+    ]
+
+    def __init__(self, session: QuizSession, lab: LabService) -> None:
+        super().__init__(id="quiz")
+        self.session = session
+        self.lab = lab
+        self.state = "asking"  # asking → (revealed) → [awaiting-key] → answered
+        self.shown_at = time.monotonic()
+        self._pending: tuple[Question, NumericAnswerText] | None = None
+        self._derived: dict[str, object] | None = None
+        self._selected: frozenset[int] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield SessionProgress(len(self.session.questions))
+        yield VerticalScroll(id="quiz-body", can_focus=True)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.sub_title = self.session.title
+        await self.show_question()
+
+    @property
+    def question(self) -> Question | None:
+        return self.session.current
+
+    # -- asking -------------------------------------------------------------------------------
+
+    async def show_question(self) -> None:
+        question = self.question
+        if question is None:
+            self.finish()
+            return
+        self.state = "asking"
+        self._derived = None
+        self._pending = None
+        self._selected = frozenset()
+        self.shown_at = time.monotonic()
+        self.query_one(SessionProgress).show(
+            self.session.index, self.session.index, self.session.score
+        )
+        body = self.query_one("#quiz-body", VerticalScroll)
+        await body.remove_children()
+        meta = f"{question.topic} · {question.difficulty.value} · {question.type.value.replace('_', ' ')}"
+        widgets = [
+            Label(meta, id="question-meta"),
+            Markdown(question.prompt, id="prompt"),
+            self._answer_widget(question),
+            Label(KEY_HINTS[question.type], id="key-hint"),
+            # Mounted now but hidden, so the computation runs while the student thinks and a
+            # derived numeric key is usually ready by the time they answer.
+            LabPanel(self.lab, question.compute, autorun=True, id="lab", classes="hidden"),
+        ]
+        await body.mount_all(widgets)
+        body.scroll_home(animate=False)
+        self.call_after_refresh(self._focus_answer)
+
+    def _answer_widget(self, question: Question):
+        order = self.session.display_orders.get(question.id, ())
+        if isinstance(question, ChoiceQuestion):
+            labels = [question.choices[i].text for i in order]
+            return ChoiceList(
+                labels, multiple=question.type is QuestionType.MULTIPLE_CHOICE, id="answer"
+            )
+        if isinstance(question, TrueFalseQuestion):
+            return ChoiceList(["True", "False"], multiple=False, id="answer")
+        if isinstance(question, NumericQuestion):
+            unit = f" ({question.answer.unit})" if question.answer.unit else ""
+            return Input(placeholder=f"your answer{unit}", id="answer")
+        if isinstance(question, OrderingQuestion):
+            return OrderingList([(i, question.steps[i].text) for i in order], id="answer")
+        return Static(
+            "[dim]Think of the answer, then press space to reveal the back.[/]", id="answer"
+        )
+
+    def _focus_answer(self) -> None:
+        answer = self.query("#answer")
+        if answer and answer.first().can_focus:
+            answer.first().focus()
+        else:
+            self.query_one("#quiz-body").focus()
+
+    # -- answering ----------------------------------------------------------------------------
+
+    @on(ChoiceList.Submitted)
+    def _choice_submitted(self, event: ChoiceList.Submitted) -> None:
+        question = self.question
+        if isinstance(question, TrueFalseQuestion):
+            self._submit(question, TrueFalseAnswer(0 in event.selected))
+            return
+        assert isinstance(question, ChoiceQuestion)
+        order = self.session.display_orders[question.id]
+        selected = frozenset(order[i] for i in event.selected)
+        self._selected = selected
+        self._submit(question, ChoiceAnswer(selected))
+
+    @on(OrderingList.Submitted)
+    def _ordering_submitted(self, event: OrderingList.Submitted) -> None:
+        question = self.question
+        assert isinstance(question, OrderingQuestion)
+        self._submit(question, OrderingAnswer(event.order))
+
+    @on(Input.Submitted, "#answer")
+    def _numeric_submitted(self, event: Input.Submitted) -> None:
+        question = self.question
+        if not isinstance(question, NumericQuestion) or self.state != "asking":
+            return
+        self._submit(question, NumericAnswerText(event.value))
+
+    def _submit(self, question: Question, answer) -> None:
+        try:
+            result = grade(question, answer, self._derived)
+        except NumberFormatError as exc:
+            self.query_one("#key-hint", Label).update(f"[b $error]{exc}[/] — try again")
+            return
+        except MissingKey:
+            # The key comes from the live computation, which has not finished yet.
+            self.state = "awaiting-key"
+            self._pending = (question, answer)
+            self.query_one("#key-hint", Label).update(
+                "Checking your answer against the live computation…"
+            )
+            return
+        self._answered(question, result)
+
+    @on(LabPanel.Completed)
+    def _lab_completed(self, event: LabPanel.Completed) -> None:
+        question = self.question
+        if question is None or question.compute is None or event.name != question.compute.name:
+            return
+        if self._derived is None:
+            # Only the question's own run sets the key; a rerun with the student's arguments
+            # explores, it does not move the goalposts.
+            self._derived = dict(event.result.values)
+        if self.state == "awaiting-key" and self._pending is not None:
+            pending_question, answer = self._pending
+            self._pending = None
+            self._submit(pending_question, answer)
+
+    @on(LabPanel.Failed)
+    def _lab_failed(self, event: LabPanel.Failed) -> None:
+        if self.state == "awaiting-key" and self._pending is not None:
+            question, _ = self._pending
+            self._pending = None
+            # Without its computation the key is unknown: say so and count nothing.
+            self.state = "answered"
+            self._reveal_lab()
+            self.query_one("#key-hint", Label).update(
+                f"[b $error]The computation behind this answer failed ({event.error}); "
+                "this question is not scored.[/] Enter to go on."
+            )
+            self.session.questions.remove(question)
+            self.query_one(SessionProgress).total = len(self.session.questions)
+
+    def _answered(self, question: Question, result: Grade) -> None:
+        seconds = time.monotonic() - self.shown_at
+        self.session.record(result, seconds)
+        self.app.on_answer(question, result, seconds)  # type: ignore[attr-defined]
+        self.state = "answered"
+        answer = self.query_one("#answer")
+        if isinstance(answer, ChoiceList):
+            if isinstance(question, ChoiceQuestion):
+                order = self.session.display_orders[question.id]
+                answer.show_result({order.index(i) for i in question.correct_indices})
+            elif isinstance(question, TrueFalseQuestion):
+                answer.show_result({0 if question.answer else 1})
+        elif isinstance(answer, OrderingList):
+            answer.show_result()
+        elif isinstance(answer, Input):
+            answer.disabled = True
+        self.query_one(SessionProgress).show(
+            self.session.index - 1, self.session.index, self.session.score
+        )
+        self.query_one("#key-hint", Label).update(
+            "Enter or space: next question · the lab below is live: change an argument and press r"
+        )
+        body = self.query_one("#quiz-body", VerticalScroll)
+        feedback = Feedback(question, result, self._selected)
+        body.mount(feedback, before=self.query_one("#lab"))
+        self._reveal_lab()
+        body.focus()
+        self.call_after_refresh(feedback.scroll_visible, animate=False, top=True)
+
+    def _reveal_lab(self) -> None:
+        self.query_one("#lab", LabPanel).remove_class("hidden")
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    async def action_space(self) -> None:
+        question = self.question
+        if self.state == "answered":
+            await self.action_next()
+        elif isinstance(question, Flashcard) and self.state == "asking":
+            self.state = "revealed"
+            self.query_one("#answer", Static).update("")
+            back = Markdown(f"**Back:** {question.back}", id="flashcard-back")
+            self.query_one("#quiz-body").mount(back, after=self.query_one("#prompt"))
+            self.query_one("#key-hint", Label).update(
+                "How well did you recall it?  1 Again · 2 Hard · 3 Good · 4 Easy"
+            )
+
+    def action_rate(self, rating: int) -> None:
+        question = self.question
+        if isinstance(question, Flashcard) and self.state == "revealed":
+            self._answered(question, grade(question, FlashcardRating(rating)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rate":
+            return isinstance(self.question, Flashcard) and self.state == "revealed"
+        if action == "next":
+            return self.state == "answered"
+        return True
+
+    async def action_next(self) -> None:
+        if self.state != "answered":
+            return
+        if self.session.finished:
+            self.finish()
+        else:
+            await self.show_question()
+
+    def finish(self) -> None:
+        from quizapp.tui.screens.summary import SummaryScreen
+
+        self.app.switch_screen(SummaryScreen(self.session, self.lab))
+
+    def action_leave(self) -> None:
+        from quizapp.tui.screens.confirm import Confirm
+
+        lab = self.query("#lab")
+        focused = self.focused
+        if lab and focused is not None and lab.first() in focused.ancestors:
+            # Escape from the lab's form hands the keyboard back to the quiz (Enter: next).
+            self.query_one("#quiz-body").focus()
+            return
+        if not self.session.attempts:
+            self.app.pop_screen()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.app.pop_screen()
+
+        answered = len(self.session.attempts)
+        self.app.push_screen(
+            Confirm("Leave this session?", f"{answered} answer(s) given so far are kept."), leave
+        )
+
+    @property
+    def in_progress(self) -> bool:
+        return not self.session.finished and bool(self.session.attempts or self.state != "asking")

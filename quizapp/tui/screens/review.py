@@ -1,0 +1,36 @@
+"""One answered question again: the prompt, the feedback, and its live computation."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown
+
+from quizapp.bank.session import Attempt
+from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.feedback import Feedback
+from quizapp.tui.widgets.lab_panel import LabPanel
+
+
+class ReviewScreen(Screen[None]):
+    BINDINGS = [Binding("escape,backspace", "app.pop_screen", "Back")]
+
+    def __init__(self, attempt: Attempt, lab: LabService) -> None:
+        super().__init__(id="review")
+        self.attempt = attempt
+        self.lab = lab
+
+    def compose(self) -> ComposeResult:
+        question = self.attempt.question
+        yield Header()
+        with VerticalScroll(id="review-body", can_focus=True):
+            yield Markdown(question.prompt, id="prompt")
+            yield Feedback(question, self.attempt.grade)
+            yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Review: {self.attempt.question.id}"
+        self.query_one("#review-body").focus()

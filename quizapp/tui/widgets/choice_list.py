@@ -1,0 +1,123 @@
+"""Numbered options: 1–9 pick one (or toggle, when several may be right), Enter submits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+
+class ChoiceList(Widget, can_focus=True):
+    DEFAULT_CSS = """
+    ChoiceList { height: auto; padding: 0 1; }
+    ChoiceList > .choice { height: auto; padding: 0 1; margin-bottom: 0; }
+    ChoiceList > .choice.-highlighted { background: $boost; }
+    ChoiceList > .choice.-selected { color: $text; background: $primary 30%; text-style: bold; }
+    ChoiceList:focus > .choice.-highlighted { background: $primary 15%; }
+    ChoiceList.-locked > .choice.-correct { background: $success 30%; }
+    ChoiceList.-locked > .choice.-wrong { background: $error 30%; }
+    """
+
+    BINDINGS = [
+        *(Binding(str(n), f"pick({n})", f"Pick {n}", show=False) for n in range(1, 10)),
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("x", "toggle_highlighted", "Toggle", show=False),
+        Binding("enter", "submit", "Submit", priority=False),
+    ]
+
+    highlighted: reactive[int] = reactive(0)
+
+    class Submitted(Message):
+        def __init__(self, choice_list: ChoiceList, selected: frozenset[int]) -> None:
+            super().__init__()
+            self.choice_list = choice_list
+            self.selected = selected  # positions as displayed
+
+    def __init__(self, labels: Sequence[str], *, multiple: bool, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels = list(labels)
+        self.multiple = multiple
+        self.selected: set[int] = set()
+        self.locked = False
+
+    def compose(self):
+        for number, label in enumerate(self.labels, start=1):
+            marker = "[ ]" if self.multiple else "( )"
+            yield Static(self._render_label(number, marker, label), classes="choice")
+
+    @staticmethod
+    def _render_label(number: int, marker: str, label: str) -> Text:
+        text = Text()
+        text.append(f"{number}. ", style="bold")
+        text.append(f"{marker} ")
+        text.append(label)
+        return text
+
+    def on_mount(self) -> None:
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        for index, row in enumerate(self.query(".choice").results(Static)):
+            row.set_class(index == self.highlighted, "-highlighted")
+            row.set_class(index in self.selected, "-selected")
+            if self.multiple:
+                marker = "[x]" if index in self.selected else "[ ]"
+            else:
+                marker = "(•)" if index in self.selected else "( )"
+            row.update(self._render_label(index + 1, marker, self.labels[index]))
+
+    def watch_highlighted(self) -> None:
+        if self.is_mounted:
+            self._refresh_rows()
+
+    def action_pick(self, number: int) -> None:
+        index = number - 1
+        if self.locked or not 0 <= index < len(self.labels):
+            return
+        self.highlighted = index
+        self._toggle(index)
+
+    def _toggle(self, index: int) -> None:
+        if self.multiple:
+            self.selected ^= {index}
+        else:
+            self.selected = {index}
+        self._refresh_rows()
+
+    def action_toggle_highlighted(self) -> None:
+        if not self.locked:
+            self._toggle(self.highlighted)
+
+    def action_move(self, step: int) -> None:
+        if not self.locked:
+            self.highlighted = (self.highlighted + step) % len(self.labels)
+
+    def action_submit(self) -> None:
+        if self.locked:
+            return
+        if not self.selected:
+            self.notify("Pick an option first (press its number).", severity="warning", timeout=3)
+            return
+        self.post_message(self.Submitted(self, frozenset(self.selected)))
+
+    def on_click(self, event) -> None:
+        # The mouse works too: clicking an option picks (or toggles) it.
+        for index, row in enumerate(self.query(".choice").results(Static)):
+            if row.region.contains(event.screen_x, event.screen_y):
+                self.focus()
+                self.action_pick(index + 1)
+                return
+
+    def show_result(self, correct: set[int]) -> None:
+        """Lock the list and colour the options: the correct ones, and wrong picks."""
+        self.locked = True
+        self.add_class("-locked")
+        for index, row in enumerate(self.query(".choice").results(Static)):
+            row.set_class(index in correct, "-correct")
+            row.set_class(index in self.selected and index not in correct, "-wrong")

@@ -1,0 +1,494 @@
+"""The live computation panel: a question's computation, its arguments, and what it found.
+
+A lab, not a picture: the student changes an argument, reruns, and sees PyTorch's answer.
+Runs happen in a thread worker so the UI stays live while torch loads or computes; the
+worker talks back only through messages, each tagged with the run it belongs to, so a late
+message from a cancelled or superseded run can never overwrite a newer one.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Mapping
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Input, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from quizapp.bank.model import ComputeSpec
+from quizapp.experiments.context import Cancelled
+from quizapp.experiments.registry import get_spec
+from quizapp.experiments.result import Result
+from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
+from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.args_form import ArgsForm
+from quizapp.tui.widgets.result_view import ResultView
+
+NO_COMPUTATION = "No live computation for this question."
+WARMING_UP = "warming up the lab (loading PyTorch)…"
+
+
+class _RunStarted(Message, bubble=False):
+    """The lab is ready and the computation itself has begun."""
+
+    def __init__(self, token: int) -> None:
+        super().__init__()
+        self.token = token
+
+
+class _RunProgress(Message, bubble=False):
+    def __init__(self, token: int, fraction: float, text: str) -> None:
+        super().__init__()
+        self.token = token
+        self.fraction = fraction
+        self.text = text
+
+
+class _RunEnded(Message, bubble=False):
+    def __init__(
+        self,
+        token: int,
+        *,
+        result: Result | None = None,
+        error: BaseException | None = None,
+        cancelled: bool = False,
+        elapsed: float = 0.0,
+        trace: str = "",
+    ) -> None:
+        super().__init__()
+        self.token = token
+        self.result = result
+        self.error = error
+        self.cancelled = cancelled
+        self.elapsed = elapsed
+        self.trace = trace  # formatted in the worker, logged on the UI thread
+
+
+def describe_error(error: BaseException, limit: int = 2) -> str:
+    """Type and message, at most `limit` lines: a traceback belongs in the log, not the panel."""
+    lines = f"{type(error).__name__}: {error}".strip().splitlines() or [type(error).__name__]
+    return "\n".join(line[:200] for line in lines[:limit])
+
+
+def format_elapsed(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.2f} s"
+
+
+class LabPanel(Vertical):
+    """Runs a question's computation live; the student may change its arguments and rerun."""
+
+    DEFAULT_CSS = """
+    LabPanel {
+        height: auto;
+        border: round $primary;
+        border-title-color: $primary;
+        border-title-style: bold;
+        padding: 0 1;
+
+        #lab-status-row {
+            height: 1;
+        }
+        #lab-status {
+            width: 1fr;
+            color: $text-muted;
+            &.-waiting { color: $warning; }
+            &.-done { color: $success; }
+            &.-failed { color: $error; }
+        }
+        #lab-progress {
+            width: auto;
+            Bar { width: 20; }
+        }
+        #lab-form-holder {
+            height: auto;
+        }
+        #lab-error {
+            color: $error;
+            display: none;
+            &.-shown { display: block; }
+        }
+        #lab-actions {
+            height: auto;
+            Button { margin-right: 1; }
+        }
+        #lab-arg-error {
+            width: 1fr;
+            color: $error;
+        }
+        ResultView {
+            margin-top: 1;
+        }
+        &.-stale ResultView {
+            opacity: 60%;
+        }
+        &.-empty {
+            #lab-status-row, #lab-actions, ArgsForm, ResultView { display: none; }
+        }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rerun", "Rerun"),
+        # Not ctrl+c: Textual 8 uses it for copy.
+        Binding("x", "cancel", "Cancel run"),
+    ]
+
+    class Completed(Message):
+        """A run finished; `args` are the bound arguments it ran with."""
+
+        def __init__(
+            self,
+            name: str,
+            args: Mapping[str, ArgValue | None],
+            result: Result,
+            *,
+            elapsed: float = 0.0,
+            panel: LabPanel | None = None,
+        ) -> None:
+            super().__init__()
+            self.name = name
+            self.args = dict(args)
+            self.result = result
+            self.elapsed = elapsed
+            self.panel = panel
+
+        @property
+        def control(self) -> LabPanel | None:
+            return self.panel
+
+    class Failed(Message):
+        """A run raised. Not posted for a bad argument (nothing ran) nor for a cancel."""
+
+        def __init__(
+            self, name: str, error: BaseException, *, panel: LabPanel | None = None
+        ) -> None:
+            super().__init__()
+            self.name = name
+            self.error = error
+            self.panel = panel
+
+        @property
+        def text(self) -> str:
+            return describe_error(self.error)
+
+        @property
+        def control(self) -> LabPanel | None:
+            return self.panel
+
+    def __init__(
+        self,
+        lab: LabService,
+        compute: ComputeSpec | None = None,
+        *,
+        autorun: bool = True,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.lab = lab
+        self.compute: ComputeSpec | None = None
+        self.spec: ComputationSpec | None = None
+        # The last arguments that passed `bind`; a programmatic rerun changes these.
+        self.args: dict[str, ArgValue | None] = {}
+        self.running = False
+        self._token = 0  # bumped by every start and cancel; stale worker messages carry old ones
+        # Held, not queried: a replaced form lingers in the DOM until its removal completes.
+        self._form: ArgsForm | None = None
+        self._initial = (compute, autorun)
+        self._ready = False  # show() before mount just remembers what to show
+
+    def compose(self) -> ComposeResult:
+        yield Static(NO_COMPUTATION, id="lab-empty")
+        with Horizontal(id="lab-status-row"):
+            yield Static("", id="lab-status")
+            yield ProgressBar(total=100, show_percentage=False, show_eta=False, id="lab-progress")
+        yield Static("", id="lab-error")
+        yield Vertical(id="lab-form-holder")
+        with Horizontal(id="lab-actions"):
+            yield Button("Rerun (r)", id="lab-rerun", compact=True, variant="primary")
+            yield Button("Cancel (x)", id="lab-cancel", compact=True, disabled=True)
+            yield Static("", id="lab-arg-error")
+        yield ResultView(id="lab-results")
+
+    def on_mount(self) -> None:
+        self._ready = True
+        compute, autorun = self._initial
+        self.show(compute, autorun=autorun)
+
+    # -- public API ------------------------------------------------------------------------
+
+    def show(self, compute: ComputeSpec | None, autorun: bool = True) -> None:
+        """Switch to another computation (None: none), cancelling any run in progress."""
+        if not self._ready:
+            self._initial = (compute, autorun)
+            return
+        self.cancel(quiet=True)
+        self.compute = compute
+        self.spec = None
+        self.args = {}
+        self._set_error(None)
+        self._set_arg_error(None, None)
+        self._results().clear_result()
+        holder = self.query_one("#lab-form-holder", Vertical)
+        holder.remove_children()
+        self._form = None
+        self.set_class(compute is None, "-empty")
+        self.remove_class("-stale")
+        if compute is None:
+            self.border_title = "lab"
+            self.query_one("#lab-empty", Static).display = True
+            return
+        self.query_one("#lab-empty", Static).display = False
+        self._set_progress(None, visible=False)
+        try:
+            spec = get_spec(compute.name)
+        except ArgumentError as error:  # an unknown name: nothing to build a form from
+            self.border_title = f"lab · {compute.name}"
+            self._set_status("cannot run", "-failed")
+            self._set_error(str(error))
+            return
+        self.spec = spec
+        self.border_title = f"lab · {spec.title}"
+        raw: dict[str, object] = dict(compute.args)
+        bound: dict[str, ArgValue | None] | None
+        try:
+            bound = spec.bind(raw)
+        except ArgumentError as error:
+            bound = None
+            shown: dict[str, object] = {a.name: a.default for a in spec.args} | raw
+            invalid = error
+        else:
+            shown = dict(bound)
+            self.args = bound
+            invalid = None
+        self._form = ArgsForm(spec, shown)
+        holder.mount(self._form)
+        if invalid is not None:
+            self._set_arg_error(invalid.argument, str(invalid))
+        if bound is None:
+            self._set_status("fix the argument to run", "-failed")
+        elif autorun:
+            self._start(bound)
+        else:
+            self._set_status("press r to run", "")
+
+    def rerun(self, args: Mapping[str, object] | None = None) -> bool:
+        """Run again. `args` override the current arguments; None reads the form.
+
+        Returns False, running nothing, when the arguments do not bind (the error is shown).
+        """
+        spec = self.spec
+        if spec is None or not self._ready:
+            return False
+        form = self._form
+        if args is None:
+            raw: dict[str, object] = form.read() if form is not None else dict(self.args)
+        else:
+            # Before a first good bind (the bank's arguments were bad) start from the bank's.
+            base = self.args or dict(self.compute.args if self.compute else {})
+            raw = {**base, **args}
+        try:
+            bound = spec.bind(raw)
+        except ArgumentError as error:
+            self._set_arg_error(error.argument, str(error))
+            return False
+        self._set_arg_error(None, None)
+        if args is not None and form is not None:
+            form.set_values(bound)
+        self.args = bound
+        self._start(bound)
+        return True
+
+    def cancel(self, *, quiet: bool = False) -> None:
+        """Stop the running computation; it notices at its next progress report."""
+        self._token += 1
+        self.workers.cancel_group(self, "lab")
+        if self.running:
+            self.running = False
+            self._set_running_ui(False)
+            if not quiet:
+                self._set_status("cancelled", "")
+                self._set_progress(None, visible=False)
+
+    # -- actions and events ------------------------------------------------------------------
+
+    def action_rerun(self) -> None:
+        self.rerun()
+
+    def action_cancel(self) -> None:
+        self.cancel()
+
+    @on(Button.Pressed, "#lab-rerun")
+    def _rerun_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.rerun()
+
+    @on(Button.Pressed, "#lab-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.cancel()
+
+    @on(Input.Submitted, "ArgsForm Input")
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()  # Enter here means "rerun", not whatever the screen does with Enter
+        self.rerun()
+
+    # -- running -----------------------------------------------------------------------------
+
+    def _start(self, args: dict[str, ArgValue | None]) -> None:
+        assert self.spec is not None
+        self._token += 1
+        token, name = self._token, self.spec.name
+        self.running = True
+        self._set_error(None)
+        self._set_running_ui(True)
+        self.add_class("-stale")  # keep the old numbers visible, dimmed, until new ones land
+        if self.lab.ready.is_set():
+            self._show_computing(0.0, "")
+        else:
+            self._set_status(WARMING_UP, "-waiting")
+            self._set_progress(None, visible=True)  # indeterminate: warm-up has no fraction
+        self.run_worker(
+            lambda: self._work(token, name, args),
+            thread=True,
+            exclusive=True,
+            group="lab",
+            name=f"lab {name}",
+            description=f"live computation {name}",
+            exit_on_error=False,
+        )
+
+    def _work(self, token: int, name: str, args: dict[str, ArgValue | None]) -> None:
+        """In the worker thread. Never raises: every outcome becomes a _RunEnded message."""
+        worker = get_current_worker()
+
+        def is_cancelled() -> bool:
+            return worker.is_cancelled
+
+        def on_progress(fraction: float, text: str) -> None:
+            self.post_message(_RunProgress(token, fraction, text))
+
+        try:
+            # Wait here rather than inside lab.run, so the status can say when computing begins.
+            while not self.lab.ready.wait(timeout=0.05):
+                if is_cancelled():
+                    raise Cancelled
+            self.post_message(_RunStarted(token))
+            start = time.perf_counter()
+            result = self.lab.run(name, args, on_progress=on_progress, is_cancelled=is_cancelled)
+            elapsed = time.perf_counter() - start
+            if is_cancelled():  # finished after all, but nobody wants it any more
+                raise Cancelled
+        except Cancelled:
+            self.post_message(_RunEnded(token, cancelled=True))
+        except Exception as error:  # the app must outlive any computation
+            self.post_message(_RunEnded(token, error=error, trace=traceback.format_exc()))
+        else:
+            self.post_message(_RunEnded(token, result=result, elapsed=elapsed))
+
+    @on(_RunStarted)
+    def _run_started(self, message: _RunStarted) -> None:
+        if message.token == self._token:
+            self._show_computing(0.0, "")
+
+    @on(_RunProgress)
+    def _run_progress(self, message: _RunProgress) -> None:
+        if message.token == self._token:
+            self._show_computing(message.fraction, message.text)
+
+    @on(_RunEnded)
+    async def _run_ended(self, message: _RunEnded) -> None:
+        if message.token != self._token or self.spec is None:
+            return
+        name, args = self.spec.name, dict(self.args)
+        self.running = False
+        self._set_running_ui(False)
+        self._set_progress(None, visible=False)
+        if message.cancelled:
+            self._set_status("cancelled", "")
+            return
+        if message.error is not None or message.result is None:
+            self.log.error(f"lab {name} failed:\n{message.trace}")
+            await self._fail(
+                name, message.error or RuntimeError("the computation returned nothing")
+            )
+            return
+        result = message.result
+        try:
+            await self._results().show_result(result)
+        except Exception as error:  # a malformed result must not take the quiz down either
+            self.log.error(f"lab {name}: could not show the result:\n{traceback.format_exc()}")
+            await self._fail(name, error)
+            return
+        if message.token != self._token:  # superseded while the result was being drawn
+            return
+        self.remove_class("-stale")
+        self._set_status(f"done in {format_elapsed(message.elapsed)} on {result.device}", "-done")
+        self.post_message(self.Completed(name, args, result, elapsed=message.elapsed, panel=self))
+
+    async def _fail(self, name: str, error: BaseException) -> None:
+        self.remove_class("-stale")
+        await self._results().clear_result()
+        if self.lab.failed:
+            self._set_status(self.lab.status, "-failed")
+            self._set_error(None)
+        else:
+            self._set_status("failed", "-failed")
+            self._set_error(describe_error(error))
+        self.post_message(self.Failed(name, error, panel=self))
+
+    # -- display helpers ---------------------------------------------------------------------
+
+    def _device(self) -> str:
+        return self.lab.resolved_device or self.lab.device
+
+    def _show_computing(self, fraction: float, text: str) -> None:
+        status = f"computing on {self._device()}…"
+        if fraction > 0 or text:
+            status += f" {fraction * 100:.0f}% {text}".rstrip()
+        self._set_status(status, "-waiting")
+        self._set_progress(fraction * 100, visible=True)
+
+    def _set_status(self, text: str, state: str) -> None:
+        status = self.query_one("#lab-status", Static)
+        status.update(text)
+        status.remove_class("-waiting", "-done", "-failed")
+        if state:
+            status.add_class(state)
+
+    def _set_progress(self, percent: float | None, *, visible: bool) -> None:
+        bar = self.query_one("#lab-progress", ProgressBar)
+        bar.display = visible
+        if percent is None:
+            bar.update(total=None)
+        else:
+            bar.update(total=100, progress=percent)
+
+    def _set_error(self, text: str | None) -> None:
+        error = self.query_one("#lab-error", Static)
+        error.update(text or "")
+        error.set_class(bool(text), "-shown")
+
+    def _set_arg_error(self, argument: str | None, text: str | None) -> None:
+        # Lead with the argument's name: the rule's message may name two arguments.
+        shown = f"{argument}: {text}" if argument and text else text or ""
+        self.query_one("#lab-arg-error", Static).update(shown)
+        if self._form is not None:
+            self._form.mark_invalid(argument if text else None)
+
+    def _set_running_ui(self, running: bool) -> None:
+        self.query_one("#lab-cancel", Button).disabled = not running
+
+    def _results(self) -> ResultView:
+        return self.query_one("#lab-results", ResultView)
+
+
+__all__ = ["NO_COMPUTATION", "WARMING_UP", "LabPanel", "describe_error", "format_elapsed"]

@@ -1,0 +1,97 @@
+"""Steps to put in order: ↑/↓ move the cursor, shift+↑/↓ (or [ and ]) carry a step, Enter submits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+
+class OrderingList(Widget, can_focus=True):
+    DEFAULT_CSS = """
+    OrderingList { height: auto; padding: 0 1; }
+    OrderingList > .step { height: auto; padding: 0 1; }
+    OrderingList > .step.-cursor { background: $primary 20%; text-style: bold; }
+    OrderingList.-locked > .step.-right { background: $success 30%; }
+    OrderingList.-locked > .step.-misplaced { background: $error 30%; }
+    """
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("shift+up,[,K", "carry(-1)", "Move step up"),
+        Binding("shift+down,],J", "carry(1)", "Move step down"),
+        Binding("enter", "submit", "Submit"),
+    ]
+
+    cursor: reactive[int] = reactive(0)
+
+    class Submitted(Message):
+        def __init__(self, ordering: OrderingList, order: tuple[int, ...]) -> None:
+            super().__init__()
+            self.ordering = ordering
+            self.order = order  # item keys in the order the student arranged them
+
+    def __init__(self, items: Sequence[tuple[int, str]], *, id: str | None = None) -> None:
+        """items: (key, text) pairs in the order they are first shown."""
+        super().__init__(id=id)
+        self.items = list(items)
+        self.locked = False
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return tuple(key for key, _ in self.items)
+
+    def compose(self):
+        for _ in self.items:
+            yield Static(classes="step")
+
+    def on_mount(self) -> None:
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        for position, row in enumerate(self.query(".step").results(Static)):
+            text = Text()
+            text.append(f"{position + 1}. ", style="bold")
+            text.append(self.items[position][1])
+            row.update(text)
+            row.set_class(position == self.cursor and not self.locked, "-cursor")
+
+    def watch_cursor(self) -> None:
+        if self.is_mounted:
+            self._refresh_rows()
+
+    def action_cursor(self, step: int) -> None:
+        if not self.locked:
+            self.cursor = max(0, min(len(self.items) - 1, self.cursor + step))
+
+    def action_carry(self, step: int) -> None:
+        if self.locked:
+            return
+        target = self.cursor + step
+        if 0 <= target < len(self.items):
+            self.items[self.cursor], self.items[target] = (
+                self.items[target],
+                self.items[self.cursor],
+            )
+            self.cursor = target
+            self._refresh_rows()
+
+    def action_submit(self) -> None:
+        if not self.locked:
+            self.post_message(self.Submitted(self, self.order))
+
+    def show_result(self) -> None:
+        """Lock and mark each step right where it stands, or misplaced."""
+        self.locked = True
+        self.add_class("-locked")
+        for position, row in enumerate(self.query(".step").results(Static)):
+            right = self.items[position][0] == position
+            row.set_class(right, "-right")
+            row.set_class(not right, "-misplaced")
+        self._refresh_rows()

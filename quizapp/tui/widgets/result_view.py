@@ -1,0 +1,243 @@
+"""How a computation's Result is shown: values, summary, plot and tables, in a scrolling column."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.await_remove import AwaitRemove
+from textual.containers import VerticalScroll
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.widget import Widget
+from textual.widgets import DataTable, Markdown, Static
+from textual_plot import HiResMode, NumericAxisFormatter, PlotWidget
+
+from quizapp.experiments.result import Result, Series, Value
+
+# Theme variables, in the order lines take them; resolved against the running theme.
+LINE_COLOURS = ("primary", "warning", "success", "error", "accent", "secondary", "foreground")
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def format_value(value: Value) -> str:
+    """Ints with thousands separators, floats to six significant figures, booleans yes/no."""
+    if isinstance(value, bool):  # before int: bool is an int
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "∞" if value > 0 else "-∞"
+        magnitude = abs(value)
+        if magnitude == 0:
+            return "0"
+        if magnitude < 1e-3 or magnitude >= 1e15:
+            return f"{value:.3e}"
+        if magnitude >= 1e6:
+            return f"{value:,.0f}"
+        return f"{value:,.6g}"
+    return str(value)
+
+
+def _cell(value: Value) -> Text:
+    # Numbers right-aligned so digits line up down a column; text stays left.
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    return Text(format_value(value), justify="right" if numeric else "left")
+
+
+class LogAxisFormatter(NumericAxisFormatter):
+    """Ticks for a log10-transformed axis, labelled with the values they stand for.
+
+    textual-plot has no log scale, so the plot draws log10(y); these ticks undo that in the
+    labels (1, 2, 5, 10, … or 10⁶), so the student reads variances, not exponents.
+    """
+
+    def get_ticks(self, min_: float, max_: float, max_ticks: int = 8) -> list[float]:
+        lo, hi = math.floor(min_), math.ceil(max_)
+        mantissas = (1, 2, 5) if hi - lo <= 3 else (1,)  # few decades: 1-2-5 steps, as on paper
+        step = max(1, math.ceil((hi - lo + 1) / max_ticks))
+        ticks = [k + math.log10(m) for k in range(lo, hi + 1, step) for m in mantissas]
+        inside = [t for t in ticks if min_ - 1e-9 <= t <= max_ + 1e-9]
+        if len(inside) < 2:  # a sliver of a decade: plain ticks, labelled through 10**t
+            return super().get_ticks(min_, max_, max_ticks)
+        return inside
+
+    def get_labels_for_ticks(self, ticks: Sequence[float]) -> list[str]:
+        labels = []
+        for tick in ticks:
+            exponent = round(tick)
+            if abs(tick - exponent) < 1e-9 and not -2 <= exponent <= 3:
+                labels.append("10" + str(exponent).translate(_SUPERSCRIPT))
+            else:
+                labels.append(format_value(float(f"{10**tick:.3g}")))
+        return labels
+
+
+class SeriesPlot(PlotWidget, can_focus=False):
+    """A PlotWidget that lets the page scroll: no focus, no wheel zoom, no key bindings.
+
+    Inside a scrolling quiz page the stock widget would swallow the mouse wheel (zoom) and,
+    focused, the arrow keys (pan) and `r` (which the lab uses for rerun).
+    """
+
+    def __init__(self, series: Series, *, classes: str | None = None) -> None:
+        super().__init__(classes=classes, allow_pan_and_zoom=False)
+        self.series = series
+
+    def on_mount(self) -> None:
+        # The axis labels live in the caption above (a long y label is cut off in the margin),
+        # so the margins hold only the tick labels.
+        self.margin_top = 1
+        self.margin_bottom = 1
+        # After PlotWidget's own on_mount, which runs after this one and clears the datasets.
+        self.call_after_refresh(self.draw)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.draw())
+
+    @on(MouseScrollDown)
+    @on(MouseScrollUp)
+    def _let_the_page_scroll(self, event: MouseScrollDown | MouseScrollUp) -> None:
+        # Skips PlotWidget's own zoom handlers, which stop the event; it then bubbles on.
+        event.prevent_default()
+
+    def colours(self) -> list[str]:
+        variables = self.app.theme_variables
+        return [variables[name] for name in LINE_COLOURS if variables.get(name)] or ["white"]
+
+    def draw(self) -> None:
+        series = self.series
+        self.clear()
+        colours = self.colours()
+        for i, (label, ys) in enumerate(series.lines.items()):
+            if series.log_y:
+                # Non-positive values have no logarithm; NaN makes textual-plot drop the point.
+                ys = tuple(math.log10(y) if y > 0 else math.nan for y in ys)
+            self.plot(
+                series.x,
+                ys,
+                line_style=colours[i % len(colours)],
+                hires_mode=HiResMode.BRAILLE,
+                label=label,
+            )
+        if series.log_y:
+            self.set_y_formatter(LogAxisFormatter())
+
+    def caption(self) -> Text:
+        """What the axes are, and a key to the lines in their colours."""
+        series = self.series
+        y_label = series.y_label or "y"
+        if series.log_y:
+            y_label += " (log scale)"
+        text = Text()
+        text.append(y_label, style="bold")
+        text.append(" against ")
+        text.append(series.x_label or "x", style="bold")
+        colours = self.colours()
+        for i, label in enumerate(series.lines):
+            text.append("\n" if i == 0 else "   ")
+            text.append("━━ ", style=colours[i % len(colours)])
+            text.append(label)
+        return text
+
+
+class ResultTable(DataTable):
+    """A read-only table that fills itself once mounted (DataTable wants to be live first)."""
+
+    def __init__(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Value]],
+        *,
+        keys: Sequence[str] | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(classes=classes, cursor_type="none", zebra_stripes=True)
+        self._columns = tuple(columns)
+        self._rows = tuple(tuple(row) for row in rows)
+        self._keys = tuple(keys) if keys is not None else None
+
+    def on_mount(self) -> None:
+        for index, column in enumerate(self._columns):
+            # A computation's table may repeat a heading (two "weight"s); keys must be unique.
+            repeated = self._columns.count(column) > 1
+            self.add_column(column, key=f"{index}:{column}" if repeated else column)
+        width = len(self._columns)
+        for i, row in enumerate(self._rows):
+            # Pad or trim a ragged row rather than let DataTable refuse the whole table.
+            cells = [_cell(v) for v in row[:width]] + [Text("")] * (width - len(row))
+            self.add_row(*cells, key=self._keys[i] if self._keys else None)
+
+
+class PlotCaption(Static):
+    """The plot's axes and key, coloured like its lines (the colours exist only once mounted)."""
+
+    def __init__(self, plot: SeriesPlot) -> None:
+        super().__init__(classes="lab-plot-caption")
+        self.plot = plot
+
+    def on_mount(self) -> None:
+        self.update(self.plot.caption())
+
+
+class ResultView(VerticalScroll):
+    """The latest result, or nothing. Rebuilt wholesale on each result: results are small."""
+
+    DEFAULT_CSS = """
+    ResultView {
+        height: auto;
+        max-height: 20;
+
+        DataTable {
+            height: auto;
+            max-height: 14;
+            margin-bottom: 1;
+        }
+        .lab-table-title {
+            text-style: bold;
+            color: $text-muted;
+        }
+        SeriesPlot {
+            height: 12;
+            margin-bottom: 1;
+        }
+        Markdown {
+            margin: 0;
+            padding: 0;
+        }
+    }
+    """
+
+    result: Result | None = None
+
+    async def show_result(self, result: Result) -> None:
+        """Replace what is shown; returns once the new tables are filled."""
+        self.result = result
+        await self.remove_children()
+        widgets: list[Widget] = [
+            ResultTable(
+                ("value", "result"),
+                [(name, value) for name, value in result.values.items()],
+                keys=list(result.values),
+                classes="lab-values",
+            ),
+            Markdown(result.summary, classes="lab-summary"),
+        ]
+        if result.series is not None and result.series.lines:
+            plot = SeriesPlot(result.series, classes="lab-plot")
+            widgets += [PlotCaption(plot), plot]
+        for table in (result.table, *result.extra_tables):
+            if table is None:
+                continue
+            if table.title:
+                widgets.append(Static(table.title, classes="lab-table-title"))
+            widgets.append(ResultTable(table.columns, table.rows, classes="lab-table"))
+        await self.mount_all(widgets)
+        self.scroll_home(animate=False)
+
+    def clear_result(self) -> AwaitRemove:
+        self.result = None
+        return self.remove_children()

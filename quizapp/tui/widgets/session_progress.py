@@ -1,0 +1,35 @@
+"""n of N, the score so far, and a bar."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, ProgressBar
+
+
+class SessionProgress(Horizontal):
+    DEFAULT_CSS = """
+    SessionProgress { height: 1; padding: 0 1; background: $boost; }
+    SessionProgress > #position { width: auto; margin-right: 2; text-style: bold; }
+    SessionProgress > ProgressBar { width: 1fr; }
+    SessionProgress > #score { width: auto; margin-left: 2; }
+    """
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+
+    def compose(self) -> ComposeResult:
+        yield Label(id="position")
+        yield ProgressBar(total=self.total, show_eta=False, show_percentage=False)
+        yield Label(id="score")
+
+    def on_mount(self) -> None:
+        self.show(0, 0, 0)
+
+    def show(self, index: int, answered: int, correct: int) -> None:
+        self.query_one("#position", Label).update(
+            f"Question {min(index + 1, self.total)} of {self.total}"
+        )
+        self.query_one(ProgressBar).update(progress=answered)
+        self.query_one("#score", Label).update(f"Score {correct}/{answered}")

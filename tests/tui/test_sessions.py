@@ -1,0 +1,288 @@
+"""Whole quiz sessions driven by key presses through Pilot, one per question type and mixed.
+
+The assertions read what the screen shows: the verdict, the score, the key, the lab's values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Label
+
+from quizapp.bank import load_bank
+from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.home import HomeScreen
+from quizapp.tui.screens.quiz import QuizScreen
+from quizapp.tui.screens.summary import SummaryScreen
+from quizapp.tui.widgets.lab_panel import LabPanel
+from quizapp.tui.widgets.ordering_list import OrderingList
+from tests.conftest import CORPUS
+
+SIZE = (100, 40)
+
+
+def make_app(**options: object) -> QuizApp:
+    bank = load_bank([CORPUS / "good"])
+    return QuizApp(bank, AppOptions(device="cpu", shuffle=False, **options))  # type: ignore[arg-type]
+
+
+def drive(app: QuizApp, scenario: Callable[[Pilot], Awaitable[None]], size=SIZE) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await scenario(pilot)
+
+    asyncio.run(main())
+
+
+async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the screen")
+        await pilot.pause(0.05)
+
+
+def text_of(widget) -> str:
+    return str(getattr(widget, "content", "")) or str(widget.render())
+
+
+def verdict(app: QuizApp) -> str:
+    return text_of(app.screen.query_one("#verdict", Label))
+
+
+async def start_deck(pilot: Pilot, tags: str | None = None) -> QuizScreen:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+    await pilot.press("enter")  # the highlighted deck: the only one
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QuizScreen))
+    await pilot.pause()
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+async def answer_current(pilot: Pilot, screen: QuizScreen, *, right: bool) -> None:
+    """Answer whatever is showing the way a student would, by keys."""
+    question = screen.question
+    assert question is not None
+    qid = question.id
+    if qid == "t-single":
+        await pilot.press("1" if right else "2", "enter")
+    elif qid == "t-multi":
+        await pilot.press(*(("1", "2") if right else ("1",)), "enter")
+    elif qid == "t-tf":
+        await pilot.press("2" if right else "1", "enter")  # the statement is false
+    elif qid.startswith("t-numeric"):
+        typed = {
+            "t-numeric": "1,048,576",
+            "t-numeric-derived": "1.048e6",
+            "t-numeric-short": "0.25",
+        }[qid]
+        await pilot.press(*(typed if right else "7"), "enter")
+    elif qid == "t-order":
+        ordering = screen.query_one(OrderingList)
+        if right:
+            for target in range(len(ordering.items)):
+                where = ordering.order.index(target)
+                for _ in range(ordering.cursor - where if ordering.cursor > where else 0):
+                    await pilot.press("up")
+                for _ in range(where - ordering.cursor if where > ordering.cursor else 0):
+                    await pilot.press("down")
+                for _ in range(where - target):
+                    await pilot.press("shift+up")
+        await pilot.press("enter")
+    elif qid == "t-card":
+        await pilot.press("space", "3" if right else "1")
+    else:  # pragma: no cover - the corpus has no other ids
+        raise AssertionError(qid)
+    await wait_for(pilot, lambda: screen.state == "answered")
+
+
+def test_a_whole_session_of_every_type_all_right() -> None:
+    app = make_app()
+    verdicts: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        for _ in range(len(screen.session.questions)):
+            await answer_current(pilot, screen, right=True)
+            verdicts.append(verdict(app))
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        score = text_of(app.screen.query_one("#summary-score", Label))
+        assert score.startswith("Score: 8 of 8")
+
+    drive(app, scenario)
+    assert len(verdicts) == 8
+    assert all(v.startswith("✓ Correct") or v.startswith("You graded it Good") for v in verdicts)
+
+
+def test_wrong_answers_show_the_key_and_the_traps_why_then_the_summary_lists_them() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        seen: dict[str, str] = {}
+        for _ in range(len(screen.session.questions)):
+            qid = screen.question.id
+            await answer_current(pilot, screen, right=False)
+            seen[qid] = text_of(app.screen.query_one("#feedback-text")) if qid != "t-card" else ""
+            markdown = app.screen.query_one("#feedback-text")
+            seen[qid] = markdown.source if hasattr(markdown, "source") else seen[qid]
+            await pilot.press("enter")
+        assert "**Correct answer:** Right" in seen["t-single"]
+        assert "The trap." in seen["t-single"]  # the why of the option picked
+        assert "It is right." in seen["t-single"]  # and of the correct one
+        assert "**Correct answer:** 1,048,576 parameters" in seen["t-numeric"]
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        summary = app.screen
+        assert text_of(summary.query_one("#summary-score", Label)).startswith("Score: 0 of 8")
+        table = summary.query_one("#by-topic", DataTable)
+        assert table.row_count == 2  # the deck's topic, and t-multi's own
+        missed = summary.query_one("#missed")
+        assert missed.option_count == 8
+        await pilot.press("enter")  # the first missed question opens with its lab
+        await wait_for(pilot, lambda: app.screen.id == "review")
+        assert app.screen.query_one(LabPanel)
+
+    drive(app, scenario)
+
+
+def test_numeric_typing_errors_are_explained_and_the_question_stays() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        while screen.question.id != "t-numeric":
+            await answer_current(pilot, screen, right=True)
+            await pilot.press("enter")
+        await pilot.press(*"12,34", "enter")
+        await pilot.pause()
+        assert screen.state == "asking"
+        assert "commas only separate thousands" in text_of(screen.query_one("#key-hint", Label))
+        answer = screen.query_one("#answer", Input)
+        answer.value = ""
+        await pilot.press(*"1048576", "enter")
+        await wait_for(pilot, lambda: screen.state == "answered")
+        assert verdict(app).startswith("✓ Correct")
+
+    drive(app, scenario)
+
+
+def test_a_derived_key_is_graded_against_the_live_computation_and_the_lab_shows_values() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        while screen.question.id != "t-numeric-derived":
+            await answer_current(pilot, screen, right=True)
+            await pilot.press("enter")
+        await answer_current(pilot, screen, right=True)
+        assert verdict(app).startswith("✓ Correct")
+        lab = screen.query_one(LabPanel)
+        await wait_for(pilot, lambda: bool(lab.query(".lab-values")))
+        values = lab.query_one(".lab-values", DataTable)
+        assert str(values.get_cell("params_multi_head", "result")) == "1,048,576"
+        assert not lab.has_class("hidden")
+
+    drive(app, scenario)
+
+
+def test_the_lab_reruns_with_a_changed_argument() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        while screen.question.id != "t-numeric-derived":
+            await answer_current(pilot, screen, right=True)
+            await pilot.press("enter")
+        await answer_current(pilot, screen, right=True)
+        lab = screen.query_one(LabPanel)
+        await wait_for(pilot, lambda: bool(lab.query(".lab-values")))
+        field = lab.query_one("#arg-n_heads", Input)
+        field.focus()
+        field.value = ""
+        await pilot.press(*"16", "enter")
+
+        def head_dim() -> str:
+            tables = lab.query(".lab-values")
+            return str(tables.first(DataTable).get_cell("head_dim", "result")) if tables else ""
+
+        await wait_for(pilot, lambda: head_dim() == "32")
+        # Escape hands the keys back to the quiz; Enter then moves on.
+        await pilot.press("escape", "enter")
+        await wait_for(
+            pilot, lambda: screen.question is not None and screen.question.id != "t-numeric-derived"
+        )
+
+    drive(app, scenario)
+
+
+def test_quitting_mid_session_asks_first() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        await answer_current(pilot, screen, right=True)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "Confirm"
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+
+    drive(app, scenario)
+
+
+def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = app.screen.query_one("Markdown").source
+        assert "| a | Everything |" in help_text and "Again, Hard, Good, Easy" in help_text
+        await pilot.press("escape")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Deck: Every question type" in titles
+        assert "Compute: mha_params" in titles and "Theme" in titles
+
+    drive(app, scenario)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_usable_at_small_and_large_sizes(size) -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        prompt = screen.query_one("#prompt")
+        assert prompt.region.width > 0 and prompt.region.y < size[1]
+        answer = screen.query_one("#answer")
+        assert answer.region.bottom <= size[1]  # the options are visible without scrolling
+        await answer_current(pilot, screen, right=True)
+        assert verdict(app).startswith("✓")
+
+    drive(app, scenario, size=size)
+
+
+def test_the_mouse_picks_an_option() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        assert screen.question.id == "t-single"
+        first = screen.query(".choice").first()
+        await pilot.click(first)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.state == "answered")
+        assert verdict(app).startswith("✓ Correct")
+
+    drive(app, scenario)
