@@ -1,12 +1,16 @@
 """Question banks: the YAML format, its strict loader and the question model.
 
 Pure Python: nothing here imports torch or textual (an import-linter contract and a
-subprocess test hold this).
+subprocess test hold this). The YAML loader is imported on first use, so code that only
+needs the model (or a cached bank) does not pay for it.
 """
 
+from typing import TYPE_CHECKING
+
 from quizapp.bank.diagnostics import BankError, Diagnostic
-from quizapp.bank.loader import Bank, bundled_bank_path, load_bank, load_file
+from quizapp.bank.discovery import bundled_bank_path, discover
 from quizapp.bank.model import (
+    Bank,
     Choice,
     ChoiceQuestion,
     ComputeSpec,
@@ -23,6 +27,25 @@ from quizapp.bank.model import (
     Trap,
     TrueFalseQuestion,
 )
+
+if TYPE_CHECKING:
+    from quizapp.bank.cache import load_bank_cached
+    from quizapp.bank.loader import load_bank, load_file
+
+_LAZY = {
+    "load_bank": "quizapp.bank.loader",
+    "load_file": "quizapp.bank.loader",
+    "load_bank_cached": "quizapp.bank.cache",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'quizapp.bank' has no attribute {name!r}")
+
 
 __all__ = [
     "Bank",
@@ -44,6 +67,8 @@ __all__ = [
     "Trap",
     "TrueFalseQuestion",
     "bundled_bank_path",
+    "discover",
     "load_bank",
+    "load_bank_cached",
     "load_file",
 ]

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from quizapp.bank.diagnostics import Diagnostic
+
 Scalar = str | int | float | bool | None
 
 
@@ -137,3 +139,27 @@ class Deck:
     path: str
     description: str | None = None
     questions: tuple[Question, ...] = field(default=())
+
+
+@dataclass
+class Bank:
+    """The questions that loaded, the decks they came in, and what went wrong on the way."""
+
+    decks: list[Deck] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def questions(self) -> dict[str, Question]:
+        return {q.id: q for deck in self.decks for q in deck.questions}
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    def deck(self, deck_id: str) -> Deck | None:
+        return next((d for d in self.decks if d.id == deck_id), None)

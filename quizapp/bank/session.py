@@ -43,6 +43,7 @@ class QuizSession:
     attempts: list[Attempt] = field(default_factory=list)
     # Per question, the order its options or steps are shown in (indices into the file's order).
     display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    skipped: list[Question] = field(default_factory=list)  # not scored: their key was unknown
 
     @classmethod
     def start(
@@ -78,7 +79,7 @@ class QuizSession:
 
     @property
     def index(self) -> int:
-        return len(self.attempts)
+        return len(self.attempts) + len(self.skipped)
 
     @property
     def finished(self) -> bool:
@@ -99,6 +100,13 @@ class QuizSession:
         attempt = Attempt(question, grade, seconds)
         self.attempts.append(attempt)
         return attempt
+
+    def skip(self) -> None:
+        """Move past the current question without scoring it (its key could not be computed)."""
+        question = self.current
+        if question is None:
+            raise RuntimeError("the session is over")
+        self.skipped.append(question)
 
     def by_topic(self) -> list[TopicScore]:
         scores: dict[str, TopicScore] = {}

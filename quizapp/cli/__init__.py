@@ -144,7 +144,7 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    from quizapp.bank import bundled_bank_path, load_bank
+    from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.experiments.spec import DEVICES
 
     if args.device not in DEVICES:
@@ -161,7 +161,7 @@ def _run_app(args: argparse.Namespace) -> int:
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
-    bank = load_bank(paths)
+    bank = load_bank_cached(paths)
     if not bank.questions:
         for problem in bank.errors:
             print(problem.format(), file=sys.stderr)

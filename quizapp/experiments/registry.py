@@ -211,7 +211,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         description="Gradient norms across depth for Post-LN and Pre-LN, with and without residuals.",
         implementation="quizapp.experiments.lab.normalization:gradient_flow",
         args=(
-            Arg("n_layers", "int", 12, "deepest stack measured", minimum=2, maximum=32),
+            Arg("n_layers", "int", 12, "deepest stack measured", minimum=2, maximum=48),
             Arg("d_model", "int", 64, "model width", minimum=8, maximum=256),
         ),
         values=(

@@ -9,8 +9,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from quizapp.experiments.result import Result
+if TYPE_CHECKING:
+    from quizapp.experiments.result import Result
 
 
 class LabService:

@@ -90,6 +90,7 @@ class QuizScreen(Screen[None]):
             return
         self.state = "asking"
         self._derived = None
+        self._key_error: str | None = None
         self._pending = None
         self._selected = frozenset()
         self.shown_at = time.monotonic()
@@ -171,6 +172,9 @@ class QuizScreen(Screen[None]):
             self.query_one("#key-hint", Label).update(f"[b $error]{exc}[/] — try again")
             return
         except MissingKey:
+            if self._key_error is not None:
+                self._unscored(question, self._key_error)
+                return
             # The key comes from the live computation, which has not finished yet.
             self.state = "awaiting-key"
             self._pending = (question, answer)
@@ -196,18 +200,24 @@ class QuizScreen(Screen[None]):
 
     @on(LabPanel.Failed)
     def _lab_failed(self, event: LabPanel.Failed) -> None:
+        if self._derived is not None:
+            return  # a failed rerun of the student's own arguments says nothing about the key
+        self._key_error = event.text
         if self.state == "awaiting-key" and self._pending is not None:
             question, _ = self._pending
             self._pending = None
-            # Without its computation the key is unknown: say so and count nothing.
-            self.state = "answered"
-            self._reveal_lab()
-            self.query_one("#key-hint", Label).update(
-                f"[b $error]The computation behind this answer failed ({event.error}); "
-                "this question is not scored.[/] Enter to go on."
-            )
-            self.session.questions.remove(question)
-            self.query_one(SessionProgress).total = len(self.session.questions)
+            self._unscored(question, event.text)
+
+    def _unscored(self, question: Question, error: str) -> None:
+        """Without its computation a derived key is unknown: say so and count nothing."""
+        self.state = "answered"
+        self._reveal_lab()
+        self.query_one("#key-hint", Label).update(
+            f"[b $error]The computation behind this answer failed ({error}); "
+            "this question is not scored.[/] Enter to go on."
+        )
+        self.session.skip()
+        self.query_one("#quiz-body").focus()
 
     def _answered(self, question: Question, result: Grade) -> None:
         seconds = time.monotonic() - self.shown_at
