@@ -150,7 +150,9 @@ class QuizApp(App[None]):
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
-            if binding.description and binding.action not in seen:
+            # Ours only: Textual's scrolling keys (page up, home…) would bury the quiz's own.
+            ours = active.node is self or type(active.node).__module__.startswith("quizapp")
+            if ours and binding.description and binding.action not in seen:
                 seen.add(binding.action)
                 yield binding
 

@@ -2,31 +2,55 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Static
 
-QUIZ_KEYS = """\
-## Answering
-| key | does |
-| --- | --- |
-| 1–9 | pick an option (toggle it in *select all that apply*) |
-| ↑ / ↓ | move between options or steps |
-| shift+↑ / shift+↓, [ / ] | move a step up or down (ordering) |
-| Enter | submit; after the feedback, the next question |
-| Space | reveal a flashcard's back; after the feedback, the next question |
-| 1 / 2 / 3 / 4 | grade a revealed flashcard: Again, Hard, Good, Easy |
-| Escape | leave the session (answers so far are kept) |
+Section = tuple[str, list[tuple[str, str]]]
 
-## The live lab
-| key | does |
-| --- | --- |
-| r | rerun the computation with the arguments in the form |
-| x | cancel a running computation |
-| Tab | move between the lab's argument fields |
-"""
+ANSWERING: Section = (
+    "Answering",
+    [
+        ("1–9", "pick an option (toggle it in select-all-that-apply)"),
+        ("↑ ↓", "move between options or steps"),
+        ("shift+↑ shift+↓  [ ]", "move a step up or down (ordering)"),
+        ("Enter", "submit; after the feedback, the next question"),
+        ("Space", "reveal a flashcard's back; after the feedback, next"),
+        ("1 2 3 4", "grade a revealed flashcard: Again, Hard, Good, Easy"),
+        ("Escape", "leave the session (answers so far are kept)"),
+    ],
+)
+LAB: Section = (
+    "The live lab",
+    [
+        ("Tab", "move into the lab's argument fields"),
+        ("Enter  r", "rerun the computation with the form's arguments"),
+        ("x", "cancel a running computation"),
+        ("Escape", "back from the lab's fields to the quiz"),
+    ],
+)
+EVERYWHERE: Section = (
+    "Everywhere",
+    [
+        ("?", "this help"),
+        ("ctrl+p", "command palette: decks, computations, theme"),
+        ("q  ctrl+q", "quit (asks first in the middle of a session)"),
+    ],
+)
+
+
+def render_sections(sections: list[Section]) -> str:
+    lines: list[str] = ["[b]Keys[/b]", ""]
+    for title, rows in sections:
+        if not rows:
+            continue
+        lines.append(f"[b $accent]{escape(title)}[/]")
+        lines.extend(f"  [b]{escape(key):<22}[/b] {escape(what)}" for key, what in rows)
+        lines.append("")
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -34,14 +58,8 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, bindings: list[tuple[str, str]]) -> None:
         super().__init__()
-        self.bindings_here = bindings
+        self.sections = [ANSWERING, LAB, ("On this screen", bindings), EVERYWHERE]
 
     def compose(self) -> ComposeResult:
-        rows = "\n".join(f"| {key} | {description} |" for key, description in self.bindings_here)
-        text = f"# Keys\n\n## Here\n| key | does |\n| --- | --- |\n{rows}\n\n{QUIZ_KEYS}\n" + (
-            "## Everywhere\n| key | does |\n| --- | --- |\n"
-            "| ? | this help |\n| ctrl+p | command palette: decks, computations, theme |\n"
-            "| q, ctrl+q | quit (asks first in the middle of a session) |\n"
-        )
         with VerticalScroll(classes="dialog help-dialog"):
-            yield Markdown(text)
+            yield Static(render_sections(self.sections), id="help-text")
