@@ -39,6 +39,7 @@ class TopicScore:
 class QuizSession:
     questions: list[Question]
     title: str = "Session"
+    kind: str = "quiz"  # quiz or drill: recorded with each answer
     rng: random.Random = field(default_factory=random.Random)
     attempts: list[Attempt] = field(default_factory=list)
     # Per question, the order its options or steps are shown in (indices into the file's order).
@@ -51,6 +52,7 @@ class QuizSession:
         questions: Iterable[Question],
         options: SessionOptions = SessionOptions(),
         title: str = "Session",
+        kind: str = "quiz",
     ) -> QuizSession:
         rng = random.Random(options.seed)
         chosen = list(questions)
@@ -58,7 +60,7 @@ class QuizSession:
             rng.shuffle(chosen)
         if options.length is not None:
             chosen = chosen[: max(0, options.length)]
-        session = cls(questions=chosen, title=title, rng=rng)
+        session = cls(questions=chosen, title=title, kind=kind, rng=rng)
         for question in chosen:
             session.display_orders[question.id] = session._display_order(question, options.shuffle)
         return session
@@ -100,6 +102,17 @@ class QuizSession:
         attempt = Attempt(question, grade, seconds)
         self.attempts.append(attempt)
         return attempt
+
+    def undo(self) -> Question | None:
+        """Take back the latest answer; its question becomes current again."""
+        if not self.attempts:
+            return None
+        question = self.attempts.pop().question
+        # Move it to the current slot: questions before the index are the answered and skipped
+        # ones, in any order, so this keeps `current` pointing at the undone question.
+        self.questions.remove(question)
+        self.questions.insert(self.index, question)
+        return question
 
     def skip(self) -> None:
         """Move past the current question without scoring it (its key could not be computed)."""

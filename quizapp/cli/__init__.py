@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from quizapp import __version__
 
@@ -17,6 +18,53 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+APP_DEFAULTS: dict[str, object] = {
+    "bank": [],
+    "no_default_bank": False,
+    "db": None,
+    "device": "auto",
+    "theme": None,
+    "length": None,
+    "no_shuffle": False,
+}
+
+
+def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = False) -> None:
+    """The options every app-opening command shares (quizapp, drill, exam, stats).
+
+    On a subcommand they default to SUPPRESS, so `quizapp --db X drill` and
+    `quizapp drill --db X` both work: a subparser's own default would otherwise overwrite
+    the value given before the command.
+    """
+    extra = {"default": argparse.SUPPRESS} if on_subcommand else {}
+    group.add_argument(
+        "--bank",
+        action="append",
+        metavar="PATH",
+        help="add an instructor's bank file or folder (repeatable)",
+        **({"default": []} if not on_subcommand else extra),
+    )
+    group.add_argument(
+        "--no-default-bank", action="store_true", help="leave the bundled bank out", **extra
+    )
+    group.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+        **extra,
+    )
+    group.add_argument(
+        "--device", help="auto, cpu, cuda or mps (default auto)", **(extra or {"default": "auto"})
+    )
+    group.add_argument(
+        "--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox", **extra
+    )
+    group.add_argument(
+        "--length", type=int, metavar="N", help="questions per session (default all)", **extra
+    )
+    group.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order", **extra)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="quizapp",
@@ -24,19 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "live PyTorch computation.",
     )
     parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
-    app = parser.add_argument_group("the app (quizapp with no command)")
-    app.add_argument(
-        "--bank",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="add an instructor's bank file or folder (repeatable)",
-    )
-    app.add_argument("--no-default-bank", action="store_true", help="leave the bundled bank out")
-    app.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
-    app.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox")
-    app.add_argument("--length", type=int, metavar="N", help="questions per session (default all)")
-    app.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order")
+    add_app_options(parser.add_argument_group("the app (quizapp with no command)"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -69,6 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
     compute.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
     compute.add_argument("--json", action="store_true", help="print the result as JSON")
 
+    drill = commands.add_parser(
+        "drill",
+        help="today's spaced-repetition drill",
+        description="Open the app on today's drill: due cards first, then new ones up to the daily limit.",
+    )
+    add_app_options(drill, on_subcommand=True)
+
     commands.add_parser(
         "schema",
         help="print the JSON Schema of the bank format",
@@ -85,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _lint(args)
         if args.command == "compute":
             return _compute(args, parser)
+        if args.command == "drill":
+            return _run_app(args, start="drill")
         if args.command == "schema":
             from quizapp.bank.schema import bank_schema_json
 
@@ -143,9 +188,19 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 1
 
 
-def _run_app(args: argparse.Namespace) -> int:
+def _run_app(args: argparse.Namespace, start: str = "home") -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.experiments.spec import DEVICES
+    from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.paths import default_db_path
+
+    for key, value in APP_DEFAULTS.items():
+        if not hasattr(args, key):
+            setattr(args, key, value)
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return _usage_error(str(exc))
 
     if args.device not in DEVICES:
         return _usage_error(f"--device must be one of {', '.join(DEVICES)}, not {args.device!r}")
@@ -171,7 +226,13 @@ def _run_app(args: argparse.Namespace) -> int:
     from quizapp.tui.app import AppOptions, QuizApp
 
     options = AppOptions(
-        device=args.device, theme=args.theme, length=args.length, shuffle=not args.no_shuffle
+        db_path=Path(args.db) if args.db else default_db_path(),
+        settings=settings,
+        start=start,
+        device=args.device,
+        theme=args.theme,
+        length=args.length,
+        shuffle=not args.no_shuffle,
     )
     QuizApp(bank, options).run()
     return 0

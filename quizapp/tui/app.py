@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,8 @@ from quizapp.tui.lab_service import LabService
 if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
     from quizapp.bank.grading import Grade
+    from quizapp.srs.config import Settings
+    from quizapp.srs.store import ReviewStore
 
 # Measured from the moment this module is imported: close enough to process start for
 # the start-up log line, and it costs nothing.
@@ -26,6 +29,9 @@ _IMPORTED_AT = time.perf_counter()
 
 @dataclass(frozen=True)
 class AppOptions:
+    db_path: Path | None = None  # None: no review history (tests, previews)
+    settings: Settings | None = None  # None: the defaults
+    start: str = "home"  # home, or drill: go straight into today's drill
     device: str = "auto"
     theme: str | None = None
     length: int | None = None
@@ -49,6 +55,7 @@ class QuizApp(App[None]):
         self.bank = bank
         self.options = options
         self.lab = LabService(options.device)
+        self.history: ReviewStore | None = None
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         if options.theme:
@@ -71,6 +78,58 @@ class QuizApp(App[None]):
         self.log.info(f"quizapp: first screen after {self.startup_seconds * 1000:.0f} ms")
         if self.options.warm_up:
             self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
+        self._open_history()
+        if self.options.start == "drill":
+            self.start_drill()
+
+    @property
+    def settings(self) -> Settings:
+        from quizapp.srs.config import Settings
+
+        return self.options.settings or Settings()
+
+    def _open_history(self) -> None:
+        """Opened after the first frame: SQLite and FSRS are not needed to draw the home screen."""
+        if self.options.db_path is None:
+            return
+        from quizapp.srs.store import HistoryError, ReviewStore
+
+        try:
+            self.history = ReviewStore.open(self.options.db_path)
+        except (HistoryError, OSError) as exc:
+            self.notify(
+                f"{exc}. Answers will not be saved.",
+                title="Review history",
+                severity="error",
+                timeout=15,
+            )
+            return
+        if self.history.notice:
+            self.notify(self.history.notice, title="Review history", severity="warning", timeout=15)
+        self.refresh_home()
+
+    def refresh_home(self) -> None:
+        from quizapp.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_counts(self.deck_counts())
+
+    def deck_counts(self) -> dict[str, tuple[int, int]]:
+        """Per deck id: (due now, never seen). Empty without a history."""
+        if self.history is None:
+            return {}
+        from quizapp.srs.scheduling import utc_now
+
+        now = utc_now()
+        hidden = self.history.hidden_ids(now)
+        due = set(self.history.due_ids(now)) - hidden
+        known = self.history.known_ids()
+        counts: dict[str, tuple[int, int]] = {}
+        for deck in self.bank.decks:
+            ids = {q.id for q in deck.questions} - hidden
+            counts[deck.id] = (len(ids & due), len(ids - known))
+        return counts
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -110,8 +169,88 @@ class QuizApp(App[None]):
                 title = "All decks"
         self.push_screen(QuizScreen(QuizSession.start(pool, options, title), self.lab))
 
-    def on_answer(self, question: Question, grade: Grade, seconds: float) -> None:
-        """Called the moment an answer is graded. Review history hooks in here."""
+    def on_answer(
+        self, question: Question, grade: Grade, seconds: float, kind: str = "quiz"
+    ) -> None:
+        """Called the moment an answer is graded: it is in the history before the feedback shows."""
+        if self.history is None:
+            return
+        import sqlite3
+
+        from quizapp.srs.scheduling import RatingPolicy, make_scheduler, utc_now
+
+        settings = self.settings
+        policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
+        try:
+            self.history.record_answer(
+                question_id=question.id,
+                deck_id=question.deck_id,
+                topic=question.topic,
+                rating=policy.rating_for(grade, seconds),
+                correct=grade.correct,
+                when=utc_now(),
+                duration_ms=int(seconds * 1000),
+                kind=kind,
+                scheduler=make_scheduler(settings.desired_retention),
+            )
+        except sqlite3.Error as exc:
+            self.notify(
+                f"This answer could not be saved: {exc}", title="Review history", severity="error"
+            )
+
+    def undo_answer(self, kind: str) -> bool:
+        """Take the latest answer of this kind back out of the history. False if none."""
+        if self.history is None:
+            return True  # nothing stored, so the session's own undo is the whole story
+        return self.history.undo_last(kind) is not None
+
+    def bury_or_suspend(self, question: Question, action: str) -> None:
+        if self.history is None:
+            self.notify("Burying and suspending need the review history.", severity="warning")
+            return
+        from quizapp.srs.queue import tomorrow
+        from quizapp.srs.scheduling import utc_now
+
+        if action == "bury":
+            self.history.bury(question.id, tomorrow(utc_now()))
+            self.notify(f"Buried until tomorrow: {question.id}", timeout=4)
+        else:
+            self.history.set_suspended(question.id, True)
+            self.notify(f"Suspended: {question.id} (it stays out of drills)", timeout=4)
+
+    def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
+        """Today's due cards, then new ones up to the daily limit."""
+        if self.history is None:
+            self.notify(
+                "Drills need the review history (it could not be opened).", severity="error"
+            )
+            return
+        from quizapp.bank.session import QuizSession, SessionOptions
+        from quizapp.srs.queue import build_drill_queue
+        from quizapp.srs.scheduling import utc_now
+        from quizapp.tui.screens.quiz import QuizScreen
+
+        questions = {
+            q.id: q for q in self.bank.questions.values() if not deck_ids or q.deck_id in deck_ids
+        }
+        now = utc_now()
+        queue = build_drill_queue(
+            self.history, questions, now, new_per_day=self.settings.new_cards_per_day
+        )
+        if not len(queue):
+            self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10)
+            return
+        session = QuizSession.start(
+            queue.questions,
+            SessionOptions(shuffle=False, seed=self.options.seed),
+            title=f"Drill: {len(queue.due)} due, {len(queue.new)} new",
+            kind="drill",
+        )
+        self.push_screen(QuizScreen(session, self.lab))
+
+    def on_unmount(self) -> None:
+        if self.history is not None:
+            self.history.close()
 
     # -- quitting and help --------------------------------------------------------------------
 
@@ -179,3 +318,14 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.lab import LabScreen
 
         self.push_screen(LabScreen(name, self.lab))
+
+
+def _nothing_due(next_due: datetime | None, now: datetime) -> str:
+    if next_due is None:
+        return "Nothing is due, and no new cards are left today."
+    wait = next_due - now
+    hours, rest = divmod(int(wait.total_seconds()), 3600)
+    minutes = rest // 60
+    when = next_due.astimezone().strftime("%a %H:%M")
+    span = f"{hours} h {minutes} min" if hours else f"{minutes} min"
+    return f"Nothing is due right now. The next card is due {when} (in {span})."

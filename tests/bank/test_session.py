@@ -57,3 +57,17 @@ def test_scoring_by_topic_and_missed() -> None:
     assert by_topic["other-topic"] == (0, 1)  # t-multi overrides the deck topic
     assert sum(a for _, a in by_topic.values()) == len(outcomes)
     assert [a.question.id for a in session.missed] == ["t-multi", "t-numeric-derived"]
+
+
+def test_undo_makes_the_last_answered_question_current_again_even_after_a_skip() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=False))
+    first, second = session.questions[0], session.questions[1]
+    session.record(Grade(True, "k", "g"), 1.0)
+    session.skip()
+    assert session.current is session.questions[2]
+    assert session.undo() is first
+    assert session.current is first and session.attempts == []
+    assert second in session.skipped
+    session.record(Grade(False, "k", "g"), 1.0)
+    assert session.current is session.questions[2] and session.index == 2
+    assert QuizSession.start([], SessionOptions()).undo() is None

@@ -16,6 +16,7 @@ ALL_DECKS = "__all__"
 class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "start_highlighted", "Start deck", priority=False),
+        Binding("d", "drill", "Drill"),
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
         Binding("n", "focus_length", "Length", show=False),
@@ -27,6 +28,7 @@ class HomeScreen(Screen[None]):
         self.bank = bank
         self.initial_length = length
         self.initial_shuffle = shuffle
+        self._counts: dict[str, tuple[int, int]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -59,7 +61,8 @@ class HomeScreen(Screen[None]):
 
     def _help_text(self) -> str:
         return (
-            "[b]Enter[/] start the highlighted deck · [b]a[/] everything · [b]t[/] pick tags\n"
+            "[b]Enter[/] quiz the highlighted deck · [b]d[/] drill it (due + new) · "
+            "[b]a[/] everything · [b]t[/] pick tags\n"
             "[b]?[/] every key · [b]ctrl+p[/] commands · [b]q[/] quit"
         )
 
@@ -74,16 +77,10 @@ class HomeScreen(Screen[None]):
         self.title = "quizapp"
         self.sub_title = f"{len(self.bank.questions)} questions in {len(self.bank.decks)} decks"
         table = self.query_one("#decks", DataTable)
-        table.add_columns("Deck", "Questions", "Weight", "Domain")
-        for deck in self.bank.decks:
-            table.add_row(
-                deck.title,
-                str(len(deck.questions)),
-                f"{deck.exam_weight:g}",
-                deck.domain,
-                key=deck.id,
-            )
-        table.add_row("All decks", str(len(self.bank.questions)), "", "", key=ALL_DECKS)
+        # Counts come first so they survive a narrow terminal; long titles get the rest. Due and
+        # new stay blank until the review history is open (just after the first frame).
+        table.add_columns("Due", "New", "Questions", "Deck", "Weight", "Domain")
+        self._fill_rows()
         table.focus()
         if self.bank.errors:
             files = len({d.path for d in self.bank.errors})
@@ -93,6 +90,55 @@ class HomeScreen(Screen[None]):
                 severity="warning",
                 timeout=8,
             )
+
+    def show_counts(self, counts: dict[str, tuple[int, int]]) -> None:
+        self._counts = counts
+        if self.is_mounted:
+            self._fill_rows()
+
+    def _fill_rows(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        counts = self._counts
+
+        def cells(key: str) -> tuple[str, str]:
+            if key not in counts:
+                return "", ""
+            due, new = counts[key]
+            return str(due), str(new)
+
+        for deck in self.bank.decks:
+            table.add_row(
+                *cells(deck.id),
+                str(len(deck.questions)),
+                deck.title,
+                f"{deck.exam_weight:g}",
+                deck.domain,
+                key=deck.id,
+            )
+        totals = ("", "")
+        if counts:
+            totals = (
+                str(sum(d for d, _ in counts.values())),
+                str(sum(n for _, n in counts.values())),
+            )
+        table.add_row(*totals, str(len(self.bank.questions)), "All decks", "", "", key=ALL_DECKS)
+        table.move_cursor(row=min(cursor, table.row_count - 1))
+
+    def on_screen_resume(self) -> None:
+        # Back from a session: the counts have moved.
+        self.app.refresh_home()  # type: ignore[attr-defined]
+
+    def action_drill(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        key = (
+            table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if table.row_count
+            else None
+        )
+        decks = () if key in (None, ALL_DECKS) else (key,)
+        self.app.start_drill(deck_ids=decks)  # type: ignore[attr-defined]
 
     # -- options ------------------------------------------------------------------------------
 

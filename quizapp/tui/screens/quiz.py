@@ -55,6 +55,9 @@ class QuizScreen(Screen[None]):
         Binding("enter", "next", "Next", show=False),
         *(Binding(str(n), f"rate({n})", show=False) for n in range(1, 5)),
         Binding("escape", "leave", "Leave session"),
+        Binding("u", "undo", "Undo"),
+        Binding("b", "bury", "Bury", show=False),
+        Binding("exclamation_mark", "suspend", "Suspend", show=False),
     ]
 
     def __init__(self, session: QuizSession, lab: LabService) -> None:
@@ -222,7 +225,7 @@ class QuizScreen(Screen[None]):
     def _answered(self, question: Question, result: Grade) -> None:
         seconds = time.monotonic() - self.shown_at
         self.session.record(result, seconds)
-        self.app.on_answer(question, result, seconds)  # type: ignore[attr-defined]
+        self.app.on_answer(question, result, seconds, self.session.kind)  # type: ignore[attr-defined]
         self.state = "answered"
         answer = self.query_one("#answer")
         if isinstance(answer, ChoiceList):
@@ -270,6 +273,35 @@ class QuizScreen(Screen[None]):
         question = self.question
         if isinstance(question, Flashcard) and self.state == "revealed":
             self._answered(question, grade(question, FlashcardRating(rating)))
+
+    async def action_undo(self) -> None:
+        """Take back the latest answer, as Anki's u does: it leaves the history and is asked again."""
+        if not self.session.attempts or self.state == "awaiting-key":
+            self.notify("Nothing to undo in this session.", timeout=3)
+            return
+        if not self.app.undo_answer(self.session.kind):  # type: ignore[attr-defined]
+            self.notify("The history had no answer to take back.", severity="warning", timeout=4)
+        question = self.session.undo()
+        self.notify(f"Undone: {question.id if question else ''}", timeout=3)
+        await self.show_question()
+
+    async def action_bury(self) -> None:
+        await self._hide_current("bury")
+
+    async def action_suspend(self) -> None:
+        await self._hide_current("suspend")
+
+    async def _hide_current(self, action: str) -> None:
+        question = self.question
+        if question is None or self.state not in ("asking", "revealed"):
+            self.notify(f"Only a question not yet answered can be {action}ed.", timeout=3)
+            return
+        self.app.bury_or_suspend(question, action)  # type: ignore[attr-defined]
+        self.session.skip()
+        if self.session.finished:
+            self.finish()
+        else:
+            await self.show_question()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rate":

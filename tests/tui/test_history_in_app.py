@@ -1,0 +1,121 @@
+"""The review history through the app: answers stored as given, drills, undo, bury, counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from quizapp.bank import load_bank
+from quizapp.srs.store import ReviewStore
+from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.home import HomeScreen
+from quizapp.tui.screens.quiz import QuizScreen
+from tests.conftest import CORPUS
+from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
+
+
+def make_app(db: Path, **options: object) -> QuizApp:
+    bank = load_bank([CORPUS / "good"])
+    return QuizApp(bank, AppOptions(db_path=db, device="cpu", shuffle=False, **options))  # type: ignore[arg-type]
+
+
+def stored(db: Path) -> list[tuple[str, int, bool, str]]:
+    with ReviewStore.open(db) as store:
+        return [(r.question_id, r.rating, r.correct, r.kind) for r in store.reviews()]
+
+
+def test_each_answer_is_in_the_history_before_the_next_question(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        await answer_current(pilot, screen, right=True)  # t-single, right
+        # Read through a second connection while the app is still running: committed already.
+        assert [(q, c, k) for q, _, c, k in stored(db)] == [("t-single", True, "quiz")]
+        await pilot.press("enter")
+        await answer_current(pilot, screen, right=False)  # t-multi, wrong → Again
+        rows = stored(db)
+        assert rows[-1][0] == "t-multi" and rows[-1][1] == 1 and rows[-1][2] is False
+
+    drive(app, scenario)
+
+
+def test_home_shows_due_and_new_counts_and_they_move_after_a_session(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    def row(app: QuizApp) -> list[str]:
+        table = app.screen.query_one("#decks", DataTable)
+        return [str(c) for c in table.get_row_at(0)]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and row(app)[1] != "")
+        assert row(app)[:3] == ["0", "8", "8"]  # due, new, questions
+        screen = await start_deck(pilot)
+        await answer_current(pilot, screen, right=True)
+        await pilot.press("escape")  # leave the session…
+        await pilot.press("y")  # …confirming
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: row(app)[1] == "7")
+
+    drive(app, scenario)
+
+
+def test_a_drill_undo_and_bury(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        assert screen.session.kind == "drill"
+        assert "8 new" in screen.session.title  # default limit 20 covers all 8
+        first = screen.question.id
+        await answer_current(pilot, screen, right=True)
+        assert [r[0] for r in stored(db)] == [first]
+        await pilot.press("u")  # undo: out of the history, and asked again
+        await wait_for(pilot, lambda: screen.state == "asking")
+        assert screen.question.id == first and stored(db) == []
+        await pilot.press("b")  # bury it instead
+        await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
+        with ReviewStore.open(db) as store:
+            from quizapp.srs.scheduling import utc_now
+
+            assert first in store.hidden_ids(utc_now())
+
+    drive(app, scenario)
+
+
+def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    from quizapp.srs.config import Settings
+
+    app = make_app(db, settings=Settings(new_cards_per_day=1))
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        assert len(screen.session.questions) == 1  # the daily new-card limit
+        await answer_current(pilot, screen, right=True)
+        await pilot.press("enter")  # to the summary
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("d")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("Nothing is due right now. The next card is due" in m for m in messages), (
+            messages
+        )
+
+    drive(app, scenario)
