@@ -112,6 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_app_options(drill, on_subcommand=True)
 
+    stats = commands.add_parser(
+        "stats",
+        help="study statistics from the review history",
+        description="Reviews per day, true retention, accuracy and mastery by topic, the due "
+        "forecast, the streak and exam results. JSON keys: docs/stats.md.",
+    )
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.add_argument(
+        "--days", type=int, default=30, metavar="N", help="days of history (default 30)"
+    )
+    add_app_options(stats, on_subcommand=True)
+
     commands.add_parser(
         "schema",
         help="print the JSON Schema of the bank format",
@@ -130,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _compute(args, parser)
         if args.command == "drill":
             return _run_app(args, start="drill")
+        if args.command == "stats":
+            return _stats(args)
         if args.command == "schema":
             from quizapp.bank.schema import bank_schema_json
 
@@ -138,6 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_app(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `quizapp lint | head` closes the pipe early: not an error. Point stdout at devnull
+        # so the interpreter's final flush does not raise again on the way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("QUIZAPP_DEBUG"):
             raise
@@ -147,10 +167,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    except BrokenPipeError:
-        # `quizapp lint | head` closes the pipe early; that is not an error worth a traceback.
-        sys.stderr.close()
-        return 0
 
 
 def _lint(args: argparse.Namespace) -> int:
@@ -194,9 +210,7 @@ def _run_app(args: argparse.Namespace, start: str = "home") -> int:
     from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.paths import default_db_path
 
-    for key, value in APP_DEFAULTS.items():
-        if not hasattr(args, key):
-            setattr(args, key, value)
+    _fill_app_defaults(args)
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -236,6 +250,24 @@ def _run_app(args: argparse.Namespace, start: str = "home") -> int:
     )
     QuizApp(bank, options).run()
     return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from quizapp.bank import bundled_bank_path, load_bank_cached
+    from quizapp.cli.stats import run_stats
+    from quizapp.srs.paths import default_db_path
+
+    _fill_app_defaults(args)
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    bank = load_bank_cached(paths)
+    db = Path(args.db) if args.db else default_db_path()
+    return run_stats(db, bank, args.json, None, days=args.days)
+
+
+def _fill_app_defaults(args: argparse.Namespace) -> None:
+    for key, value in APP_DEFAULTS.items():
+        if not hasattr(args, key):
+            setattr(args, key, value)
 
 
 def _usage_error(message: str) -> int:

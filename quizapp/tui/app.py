@@ -218,6 +218,17 @@ class QuizApp(App[None]):
             self.history.set_suspended(question.id, True)
             self.notify(f"Suspended: {question.id} (it stays out of drills)", timeout=4)
 
+    def action_stats(self) -> None:
+        if self.history is None:
+            self.notify("There is no review history to show.", severity="warning")
+            return
+        from quizapp.srs.scheduling import utc_now
+        from quizapp.srs.stats import compute_stats
+        from quizapp.tui.screens.stats import StatsScreen
+
+        # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
+        self.push_screen(StatsScreen(compute_stats(self.history, self.bank.questions, utc_now())))
+
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
         """Today's due cards, then new ones up to the daily limit."""
         if self.history is None:
@@ -312,6 +323,10 @@ class QuizApp(App[None]):
             yield SystemCommand(
                 f"Compute: {spec.name}", spec.description, partial(self._open_lab, spec.name)
             )
+        yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
+        yield SystemCommand(
+            "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
+        )
         yield SystemCommand("Help: keys", "Every key the app answers to", self.action_help)
 
     def _open_lab(self, name: str) -> None:

@@ -31,3 +31,28 @@ def test_a_bank_with_nothing_loadable_says_where_and_exits_1(run_cli, tmp_path: 
     assert f"{broken}:2:1: error: YAML syntax" in result.stderr
     assert "no questions loaded" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_stats_reads_an_empty_history_without_creating_it(run_cli, tmp_path: Path) -> None:
+    import json
+
+    db = tmp_path / "history.sqlite3"
+    result = run_cli("stats", "--json", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["totals"]["reviews"] == 0 and payload["streak_days"] == 0
+    assert not db.exists()
+
+
+def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    shell = f"{sys.executable} -m quizapp compute --list | head -1"
+    result = subprocess.run(
+        ["bash", "-c", shell], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr and "error" not in result.stderr

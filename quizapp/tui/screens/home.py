@@ -17,6 +17,7 @@ class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "start_highlighted", "Start deck", priority=False),
         Binding("d", "drill", "Drill"),
+        Binding("S", "app.stats", "Stats"),
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
         Binding("n", "focus_length", "Length", show=False),
@@ -62,7 +63,7 @@ class HomeScreen(Screen[None]):
     def _help_text(self) -> str:
         return (
             "[b]Enter[/] quiz the highlighted deck · [b]d[/] drill it (due + new) · "
-            "[b]a[/] everything · [b]t[/] pick tags\n"
+            "[b]a[/] everything · [b]t[/] pick tags · [b]S[/] stats\n"
             "[b]?[/] every key · [b]ctrl+p[/] commands · [b]q[/] quit"
         )
 
