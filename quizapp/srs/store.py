@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
 
@@ -114,21 +116,19 @@ class ReviewStore:
         notice = None
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-            problem = _inspect(path)
+            problem = _while_busy(path, lambda: _inspect(path))
             if problem:
                 moved = _move_aside(path)
                 notice = f"{path} {problem}; it was moved to {moved} and a fresh history started"
         try:
-            connection = _connect(path)
-            _migrate(connection)
+            connection = _while_busy(path, lambda: _open_migrated(path))
         except sqlite3.DatabaseError as exc:
             if str(path) == ":memory:":
                 raise
             # Damage that only shows once SQLite reads past the header.
             moved = _move_aside(path)
             notice = f"{path} could not be read ({exc}); it was moved to {moved} and a fresh history started"
-            connection = _connect(path)
-            _migrate(connection)
+            connection = _while_busy(path, lambda: _open_migrated(path))
         return cls(connection, None if str(path) == ":memory:" else path, notice)
 
     def close(self) -> None:
@@ -387,24 +387,74 @@ class _Transaction:
             self.connection.execute("ROLLBACK")
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so nothing is left uncommitted.
-    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+def _configure(connection: sqlite3.Connection, path: Path) -> None:
+    # The caller connects with isolation_level=None (we issue BEGIN/COMMIT ourselves, so
+    # nothing is left uncommitted) and has set the busy timeout.
     if str(path) != ":memory:":
         connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = FULL")
     connection.execute("PRAGMA foreign_keys = ON")
+
+
+def _open_migrated(path: Path) -> sqlite3.Connection:
+    # A connection that fails here is closed: it must not hold a file that is refused (a newer
+    # schema) or about to be moved aside.
+    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _refuse_newer(connection)  # before the switch to WAL: a refused file is left as it was
+        _configure(connection, path)
+        _migrate(connection)
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 
-def _migrate(connection: sqlite3.Connection) -> None:
+def _refuse_newer(connection: sqlite3.Connection) -> int:
     version = connection.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise HistoryError(
             f"this history was written by a newer quizapp (schema {version}; this one reads up to "
             f"{SCHEMA_VERSION}); upgrade quizapp to use it"
         )
+    return version
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+_T = TypeVar("_T")
+
+
+def _while_busy(path: Path, attempt: Callable[[], _T]) -> _T:
+    """Retry `attempt` while another instance holds a lock the busy timeout does not cover.
+
+    Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at
+    once (without waiting) when two connections both try; so can a read-only probe racing
+    that switch. Busy means "in use", never "damaged": nothing is moved aside for it."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            return attempt()
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            if time.monotonic() > deadline:
+                raise HistoryError(
+                    f"{path} is in use by another program and stayed locked ({exc})"
+                ) from exc
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    version = _refuse_newer(connection)
     if version == SCHEMA_VERSION:
         return
     connection.execute("BEGIN IMMEDIATE")
@@ -443,12 +493,25 @@ def _inspect(path: Path) -> str | None:
     if application_id not in (0, APPLICATION_ID):
         return "belongs to another application"
     try:
-        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        # as_uri() percent-encodes the path: a bare `file:{path}` would stop at a `?` or `#`
+        # in a folder name and probe (and create) some other file.
+        probe = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000
+        )
         try:
+            # One read transaction: the id and the tables from the same snapshot, even while
+            # another instance is migrating this file.
+            probe.execute("BEGIN")
+            # The header on disk can lag the WAL (where our migration wrote application_id
+            # until a checkpoint); SQLite's own answer includes the WAL.
+            application_id = probe.execute("PRAGMA application_id").fetchone()[0]
+            if application_id not in (0, APPLICATION_ID):
+                return "belongs to another application"
             tables = {
                 r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
-            if application_id == 0 and tables and "reviews" not in tables:
+            if application_id == 0 and tables:
+                # Our migration marks the file in the transaction that creates the tables.
                 return "is a SQLite database of another application"
             verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
             if verdict != "ok":
@@ -456,6 +519,8 @@ def _inspect(path: Path) -> str | None:
         finally:
             probe.close()
     except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            raise  # in use, not damaged: the caller waits and looks again
         return f"is damaged ({exc})"
     return None
 

@@ -1,0 +1,178 @@
+"""Scheduling settings: defaults when there is no file, and a one-line error for a broken one."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from quizapp.srs.config import ConfigError, Settings, config_path, load_settings
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_missing_file_gives_the_defaults(tmp_path: Path) -> None:
+    assert load_settings(tmp_path / "nowhere" / "config.toml") == Settings()
+
+
+def test_an_empty_file_gives_the_defaults(tmp_path: Path) -> None:
+    assert load_settings(write(tmp_path, "")) == Settings()
+
+
+def test_the_defaults() -> None:
+    settings = Settings()
+    assert settings.desired_retention == 0.9
+    assert settings.new_cards_per_day == 20
+    assert settings.fast_seconds == 10.0
+    assert settings.slow_seconds == 60.0
+    assert settings.exam_pass_threshold == 0.7
+
+
+def test_values_are_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "# my settings\n"
+        "desired_retention = 0.85\n"
+        "new_cards_per_day = 35\n"
+        "fast_seconds = 4\n"
+        "slow_seconds = 90.5\n"
+        "exam_pass_threshold = 0.8\n",
+    )
+    settings = load_settings(path)
+    assert settings == Settings(
+        desired_retention=0.85,
+        new_cards_per_day=35,
+        fast_seconds=4.0,
+        slow_seconds=90.5,
+        exam_pass_threshold=0.8,
+    )
+    assert isinstance(settings.new_cards_per_day, int)
+    assert isinstance(settings.fast_seconds, float)
+
+
+def test_a_partial_file_keeps_the_other_defaults(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, "new_cards_per_day = 5\n"))
+    assert settings.new_cards_per_day == 5
+    assert settings.desired_retention == Settings().desired_retention
+
+
+def test_a_whole_float_is_accepted_for_an_int_setting(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, "new_cards_per_day = 12.0\n"))
+    assert settings.new_cards_per_day == 12
+    assert isinstance(settings.new_cards_per_day, int)
+
+
+def test_quizapp_config_names_another_file(tmp_path: Path, monkeypatch) -> None:
+    path = write(tmp_path, "new_cards_per_day = 7\n")
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(path))
+    assert config_path() == path
+    assert load_settings().new_cards_per_day == 7
+
+
+def test_without_the_override_the_path_is_config_toml(monkeypatch) -> None:
+    monkeypatch.delenv("QUIZAPP_CONFIG", raising=False)
+    assert config_path().name == "config.toml"
+
+
+def assert_config_error(path: Path, *fragments: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "\n" not in message.strip(), "a one-line error"
+    for fragment in fragments:
+        assert fragment in message
+    return message
+
+
+def test_an_unknown_key_is_an_error_naming_it(tmp_path: Path) -> None:
+    message = assert_config_error(
+        write(tmp_path, "new_cards_per_dya = 10\n"), "new_cards_per_dya", "unknown"
+    )
+    assert "new_cards_per_day" in message  # the known keys are listed
+
+
+def test_a_table_is_an_unknown_key(tmp_path: Path) -> None:
+    assert_config_error(write(tmp_path, "[scheduling]\nnew_cards_per_day = 10\n"), "scheduling")
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('desired_retention = "high"', "desired_retention"),
+        ("new_cards_per_day = true", "new_cards_per_day"),
+        ("fast_seconds = [1, 2]", "fast_seconds"),
+        ("slow_seconds = { a = 1 }", "slow_seconds"),
+        ("exam_pass_threshold = 2025-01-01", "exam_pass_threshold"),
+        ("new_cards_per_day = 2.5", "new_cards_per_day"),
+        ("new_cards_per_day = inf", "new_cards_per_day"),
+        ("new_cards_per_day = nan", "new_cards_per_day"),
+    ],
+)
+def test_a_wrong_type_is_an_error_naming_the_key(tmp_path: Path, line: str, key: str) -> None:
+    assert_config_error(write(tmp_path, line + "\n"), key)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("desired_retention = 0.5", "desired_retention"),
+        ("desired_retention = 1.0", "desired_retention"),
+        ("desired_retention = nan", "desired_retention"),
+        ("new_cards_per_day = -1", "new_cards_per_day"),
+        ("new_cards_per_day = 1_000_000", "new_cards_per_day"),
+        ("fast_seconds = -0.5", "fast_seconds"),
+        ("fast_seconds = 30\nslow_seconds = 20", "slow_seconds"),
+        ("slow_seconds = inf", "slow_seconds"),
+        ("exam_pass_threshold = 0", "exam_pass_threshold"),
+        ("exam_pass_threshold = 1.01", "exam_pass_threshold"),
+    ],
+)
+def test_out_of_range_is_an_error_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
+    assert_config_error(write(tmp_path, text + "\n"), key, "out of range")
+
+
+def test_bad_toml_names_the_file_and_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "desired_retention = 0.9\nnew_cards_per_day 20\nfast_seconds = 3\n")
+    assert_config_error(path, "line 2")
+
+
+def test_bad_toml_on_another_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "# comment\n\n\n\nfast_seconds = = 3\n")
+    assert_config_error(path, "line 5")
+
+
+def test_a_duplicate_key_is_bad_toml(tmp_path: Path) -> None:
+    path = write(tmp_path, "fast_seconds = 3\nfast_seconds = 4\n")
+    assert_config_error(path, "line 2")
+
+
+def test_undecodable_bytes_are_an_error_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"fast_seconds = 3\n\xff\xfe\x00garbage\n")
+    assert_config_error(path)
+
+
+def test_a_folder_at_the_path_is_an_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.mkdir()
+    assert_config_error(path)
+
+
+def test_settings_refuse_out_of_range_values_directly() -> None:
+    with pytest.raises(ConfigError, match="desired_retention"):
+        Settings(desired_retention=0.2)
+    with pytest.raises(ConfigError, match="slow_seconds"):
+        Settings(fast_seconds=50.0, slow_seconds=40.0)
+
+
+def test_every_setting_is_documented_in_the_module() -> None:
+    import quizapp.srs.config as module
+
+    for field in fields(Settings):
+        assert field.name in (module.__doc__ or "")

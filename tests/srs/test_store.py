@@ -1,0 +1,467 @@
+"""The review history: what is recorded survives, undo is exact, migrations mark the file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from quizapp.srs.scheduling import Rating, make_scheduler
+from quizapp.srs.store import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    HistoryError,
+    ReviewStore,
+    from_ms,
+    to_ms,
+)
+
+T0 = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)
+SCHEDULER = make_scheduler(fuzz=False)
+
+
+def answer(
+    store: ReviewStore,
+    question_id: str,
+    when: datetime,
+    rating: Rating = Rating.Good,
+    *,
+    kind: str = "quiz",
+    deck_id: str = "deck-a",
+    topic: str = "attention",
+    duration_ms: int | None = 5000,
+):
+    return store.record_answer(
+        question_id=question_id,
+        deck_id=deck_id,
+        topic=topic,
+        rating=rating,
+        correct=rating != Rating.Again,
+        when=when,
+        duration_ms=duration_ms,
+        kind=kind,
+        scheduler=SCHEDULER,
+    )
+
+
+def card_json(path: Path, question_id: str) -> str | None:
+    db = sqlite3.connect(path)
+    try:
+        row = db.execute(
+            "SELECT card_json FROM cards WHERE question_id = ?", (question_id,)
+        ).fetchone()
+        return row[0] if row else None
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "history.sqlite3"
+
+
+@pytest.fixture
+def store(db_path: Path):
+    with ReviewStore.open(db_path) as opened:
+        yield opened
+
+
+# -- times ----------------------------------------------------------------------------------
+
+
+def test_times_round_trip_through_milliseconds() -> None:
+    moment = datetime(2025, 3, 10, 9, 0, 1, 250_000, tzinfo=UTC)
+    assert from_ms(to_ms(moment)) == moment
+    with pytest.raises(ValueError):
+        to_ms(datetime(2025, 3, 10))
+
+
+# -- persistence ----------------------------------------------------------------------------
+
+
+def test_cards_and_reviews_survive_close_and_reopen(db_path: Path) -> None:
+    with ReviewStore.open(db_path) as first:
+        after_q1 = answer(first, "q1", T0)
+        answer(first, "q2", T0 + timedelta(minutes=1), Rating.Again, kind="drill")
+        after_q1 = answer(first, "q1", after_q1.due, Rating.Easy)
+        assert first.notice is None
+    with ReviewStore.open(db_path) as second:
+        assert second.notice is None
+        assert second.known_ids() == {"q1", "q2"}
+        assert second.review_count() == 3
+        reopened = second.card("q1")
+        assert reopened is not None
+        assert reopened.to_dict() == after_q1.to_dict()
+        assert [(r.question_id, r.kind) for r in second.reviews()] == [
+            ("q1", "quiz"),
+            ("q2", "drill"),
+            ("q1", "quiz"),
+        ]
+
+
+def test_record_answer_commits_before_returning(db_path: Path, store: ReviewStore) -> None:
+    answer(store, "q1", T0)
+    # A second connection, while the first is still open, sees the committed row.
+    other = sqlite3.connect(db_path)
+    try:
+        assert other.execute("SELECT question_id FROM reviews").fetchall() == [("q1",)]
+        assert other.execute("SELECT question_id FROM cards").fetchall() == [("q1",)]
+    finally:
+        other.close()
+    assert not store.connection.in_transaction
+
+
+def test_a_second_store_on_the_same_file_sees_answers_at_once(db_path: Path) -> None:
+    with ReviewStore.open(db_path) as first, ReviewStore.open(db_path) as second:
+        answer(first, "q1", T0)
+        assert second.review_count() == 1
+        answer(second, "q2", T0)
+        assert first.known_ids() == {"q1", "q2"}
+
+
+def test_the_database_is_in_wal_mode_with_full_sync(store: ReviewStore) -> None:
+    assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.connection.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_the_card_row_follows_the_scheduler(store: ReviewStore) -> None:
+    first = answer(store, "q1", T0)
+    second = answer(store, "q1", first.due, Rating.Good)
+    row = store.connection.execute(
+        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
+    ).fetchone()
+    assert row == (int(second.state), to_ms(second.due), to_ms(T0), to_ms(first.due))
+    assert store.due_ids(second.due - timedelta(seconds=1)) == []
+    assert store.due_ids(second.due) == ["q1"]
+
+
+def test_a_failed_answer_leaves_nothing_behind(store: ReviewStore) -> None:
+    answer(store, "q1", T0)
+    before = store.card("q1")
+    with pytest.raises(ValueError):
+        store.record_answer(
+            question_id="q1",
+            deck_id="d",
+            topic="t",
+            rating=Rating(7),  # not a rating: fails inside the transaction
+            correct=True,
+            when=T0 + timedelta(hours=1),
+            duration_ms=None,
+            kind="quiz",
+            scheduler=SCHEDULER,
+        )
+    assert store.review_count() == 1
+    assert store.card("q1").to_dict() == before.to_dict()
+    assert not store.connection.in_transaction
+
+
+# -- undo -----------------------------------------------------------------------------------
+
+
+def test_undo_restores_the_card_exactly(db_path: Path, store: ReviewStore) -> None:
+    first = answer(store, "q1", T0)
+    first = answer(store, "q1", first.due, Rating.Good)
+    saved = card_json(db_path, "q1")
+    saved_row = store.connection.execute(
+        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
+    ).fetchone()
+    answer(store, "q1", first.due + timedelta(days=2), Rating.Again)
+    assert card_json(db_path, "q1") != saved
+    assert store.undo_last() == "q1"
+    assert card_json(db_path, "q1") == saved
+    assert (
+        store.connection.execute(
+            "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
+        ).fetchone()
+        == saved_row
+    )
+    assert store.review_count() == 2
+
+
+def test_undo_of_a_new_cards_first_answer_deletes_the_card(store: ReviewStore) -> None:
+    answer(store, "q1", T0)
+    answer(store, "q2", T0 + timedelta(seconds=30))
+    assert store.undo_last() == "q2"
+    assert store.card("q2") is None
+    assert store.known_ids() == {"q1"}
+    assert [r.question_id for r in store.reviews()] == ["q1"]
+
+
+def test_undo_with_nothing_to_undo(store: ReviewStore) -> None:
+    assert store.undo_last() is None
+    answer(store, "q1", T0, kind="quiz")
+    assert store.undo_last(kind="exam") is None
+    assert store.review_count() == 1
+
+
+def test_undo_takes_back_one_answer_at_a_time(db_path: Path, store: ReviewStore) -> None:
+    when, snapshots = T0, []
+    for rating in (Rating.Good, Rating.Hard, Rating.Easy, Rating.Again):
+        snapshots.append(card_json(db_path, "q1"))
+        card = answer(store, "q1", when, rating)
+        when = card.due + timedelta(hours=1)
+    for expected in reversed(snapshots):
+        assert store.undo_last() == "q1"
+        assert card_json(db_path, "q1") == expected
+    assert store.undo_last() is None
+    assert store.review_count() == 0
+
+
+def test_undo_with_a_kind_skips_other_kinds(db_path: Path, store: ReviewStore) -> None:
+    answer(store, "q1", T0, kind="drill")
+    q1_after_drill = card_json(db_path, "q1")
+    answer(store, "q2", T0 + timedelta(minutes=1), kind="drill")
+    q2_after_first = card_json(db_path, "q2")
+    answer(store, "q2", T0 + timedelta(minutes=30), Rating.Again, kind="drill")
+    answer(store, "q3", T0 + timedelta(minutes=31), kind="exam")
+    assert store.undo_last(kind="drill") == "q2"
+    assert card_json(db_path, "q2") == q2_after_first
+    assert card_json(db_path, "q1") == q1_after_drill
+    assert store.card("q3") is not None  # the later exam answer stays
+    assert [(r.question_id, r.kind) for r in store.reviews()] == [
+        ("q1", "drill"),
+        ("q2", "drill"),
+        ("q3", "exam"),
+    ]
+    assert store.undo_last(kind="quiz") is None
+
+
+def test_undo_restores_last_review_time(store: ReviewStore) -> None:
+    first = answer(store, "q1", T0)
+    answer(store, "q1", first.due + timedelta(days=1))
+    store.undo_last()
+    last = store.connection.execute("SELECT last_review_ms FROM cards").fetchone()[0]
+    assert last == to_ms(T0)
+
+
+# -- burying and suspending -----------------------------------------------------------------
+
+
+def test_a_buried_card_is_hidden_until_the_given_time(store: ReviewStore) -> None:
+    until = T0 + timedelta(days=1)
+    store.bury("q1", until)
+    assert store.hidden_ids(T0) == {"q1"}
+    assert store.hidden_ids(until - timedelta(milliseconds=1)) == {"q1"}
+    assert store.hidden_ids(until) == set()
+    assert store.hidden_ids(until + timedelta(hours=1)) == set()
+
+
+def test_burying_again_moves_the_time(store: ReviewStore) -> None:
+    store.bury("q1", T0 + timedelta(days=3))
+    store.bury("q1", T0 + timedelta(hours=1))
+    assert store.hidden_ids(T0 + timedelta(hours=2)) == set()
+
+
+def test_suspend_and_unsuspend(store: ReviewStore) -> None:
+    store.set_suspended("q1")
+    far = T0 + timedelta(days=3650)
+    assert store.hidden_ids(T0) == store.hidden_ids(far) == {"q1"}
+    store.set_suspended("q1", False)
+    assert store.hidden_ids(T0) == set()
+
+
+def test_suspending_keeps_a_burial_and_vice_versa(store: ReviewStore) -> None:
+    store.bury("q1", T0 + timedelta(days=1))
+    store.set_suspended("q1")
+    store.set_suspended("q1", False)
+    assert store.hidden_ids(T0) == {"q1"}  # still buried
+    store.set_suspended("q2")
+    store.bury("q2", T0 - timedelta(days=1))
+    assert store.hidden_ids(T0) == {"q1", "q2"}  # still suspended
+
+
+def test_flags_survive_reopen(db_path: Path) -> None:
+    with ReviewStore.open(db_path) as store:
+        store.set_suspended("q1")
+        store.bury("q2", T0 + timedelta(days=1))
+    with ReviewStore.open(db_path) as store:
+        assert store.hidden_ids(T0) == {"q1", "q2"}
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def test_due_ids_are_most_overdue_first(store: ReviewStore) -> None:
+    for i, minutes in enumerate([5, 0, 30, 12]):
+        answer(store, f"q{i}", T0 + timedelta(minutes=minutes), Rating.Again)
+    dues = dict(store.due_times())
+    later = T0 + timedelta(days=1)
+    assert store.due_ids(later) == sorted(dues, key=dues.__getitem__)
+    assert store.due_ids(T0) == []
+
+
+def test_next_due_skips_excluded_cards(store: ReviewStore) -> None:
+    a = answer(store, "a", T0, Rating.Again)
+    b = answer(store, "b", T0 + timedelta(minutes=5), Rating.Again)
+    assert a.due < b.due
+    assert store.next_due(T0) == from_ms(to_ms(a.due))
+    assert store.next_due(T0, exclude={"a"}) == from_ms(to_ms(b.due))
+    assert store.next_due(T0, exclude={"a", "b"}) is None
+    assert store.next_due(b.due) is None
+
+
+def test_first_reviewed_since_counts_new_cards(store: ReviewStore) -> None:
+    answer(store, "old", T0)
+    answer(store, "old", T0 + timedelta(days=2))
+    answer(store, "new", T0 + timedelta(days=2))
+    assert store.first_reviewed_since(T0 + timedelta(days=1)) == 1
+    assert store.first_reviewed_since(T0) == 2
+
+
+def test_review_rows_round_trip(store: ReviewStore) -> None:
+    answer(
+        store,
+        "q1",
+        T0,
+        Rating.Hard,
+        kind="drill",
+        deck_id="deck-x",
+        topic="norms",
+        duration_ms=73_000,
+    )
+    later = answer(store, "q2", T0 + timedelta(minutes=1), Rating.Again, duration_ms=None)
+    answer(store, "q2", later.due, Rating.Good, kind="exam")
+    rows = list(store.reviews())
+    assert len(rows) == 3
+    first = rows[0]
+    assert (first.question_id, first.deck_id, first.topic, first.kind) == (
+        "q1",
+        "deck-x",
+        "norms",
+        "drill",
+    )
+    assert first.reviewed_at == T0 and first.reviewed_at.tzinfo is not None
+    assert (first.rating, first.correct, first.duration_ms, first.state_before) == (
+        int(Rating.Hard),
+        True,
+        73_000,
+        None,
+    )
+    assert (rows[1].rating, rows[1].correct, rows[1].duration_ms) == (1, False, None)
+    assert rows[2].state_before == int(later.state)
+    assert [r.question_id for r in store.reviews(since=T0 + timedelta(seconds=30))] == ["q2", "q2"]
+
+
+def test_exams_round_trip(db_path: Path) -> None:
+    detail = {"by_topic": {"attention": [3, 4]}, "seed": 17, "missed": ["q1", "q9"]}
+    with ReviewStore.open(db_path) as store:
+        exam_id = store.record_exam(
+            taken=T0 + timedelta(days=1),
+            questions=40,
+            correct=31,
+            passed=True,
+            threshold=0.7,
+            seconds=1234.5,
+            detail=detail,
+        )
+        store.record_exam(
+            taken=T0,
+            questions=10,
+            correct=3,
+            passed=False,
+            threshold=0.7,
+            seconds=60.0,
+            detail={},
+        )
+    with ReviewStore.open(db_path) as store:
+        exams = store.exams()
+    assert [e["taken"] for e in exams] == [T0.isoformat(), (T0 + timedelta(days=1)).isoformat()]
+    assert exams[1] == {
+        "id": exam_id,
+        "taken": (T0 + timedelta(days=1)).isoformat(),
+        "questions": 40,
+        "correct": 31,
+        "passed": True,
+        "threshold": 0.7,
+        "seconds": 1234.5,
+        "detail": detail,
+    }
+    assert exams[0]["passed"] is False
+    json.dumps(exams)  # ready for `stats --json`
+
+
+def test_an_in_memory_store_works() -> None:
+    with ReviewStore.open(":memory:") as store:
+        answer(store, "q1", T0)
+        assert store.path is None and store.notice is None
+        assert store.review_count() == 1
+
+
+# -- migrations -----------------------------------------------------------------------------
+
+
+def pragmas(path: Path) -> tuple[int, int]:
+    db = sqlite3.connect(path)
+    try:
+        return (
+            db.execute("PRAGMA user_version").fetchone()[0],
+            db.execute("PRAGMA application_id").fetchone()[0],
+        )
+    finally:
+        db.close()
+
+
+def test_a_fresh_file_is_marked_as_ours(db_path: Path) -> None:
+    with ReviewStore.open(db_path) as store:
+        assert store.notice is None
+    assert pragmas(db_path) == (SCHEMA_VERSION, APPLICATION_ID)
+    db = sqlite3.connect(db_path)
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    finally:
+        db.close()
+    assert {"cards", "reviews", "card_flags", "exams"} <= tables
+    assert {"cards_by_due", "cards_by_first_review", "reviews_by_question"} <= indexes
+
+
+def test_the_parent_folder_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "history.sqlite3"
+    with ReviewStore.open(path) as store:
+        answer(store, "q1", T0)
+    assert pragmas(path) == (SCHEMA_VERSION, APPLICATION_ID)
+
+
+def test_reopening_does_not_migrate_again(db_path: Path) -> None:
+    with ReviewStore.open(db_path) as store:
+        answer(store, "q1", T0)
+    with ReviewStore.open(db_path) as store:
+        assert store.review_count() == 1
+    assert pragmas(db_path) == (SCHEMA_VERSION, APPLICATION_ID)
+
+
+def test_a_newer_schema_is_refused_and_left_alone(tmp_path: Path, db_path: Path) -> None:
+    with ReviewStore.open(db_path) as store:
+        answer(store, "q1", T0)
+    db = sqlite3.connect(db_path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    original = db_path.read_bytes()
+    with pytest.raises(HistoryError) as info:
+        ReviewStore.open(db_path)
+    message = str(info.value)
+    assert "newer" in message
+    assert str(SCHEMA_VERSION + 1) in message
+    assert "upgrade" in message
+    assert db_path.read_bytes() == original
+    assert not list(tmp_path.glob("*unusable*"))
+    assert pragmas(db_path) == (SCHEMA_VERSION + 1, APPLICATION_ID)
+    # It is refused again, not moved aside, the next time too.
+    with pytest.raises(HistoryError):
+        ReviewStore.open(db_path)
+    assert db_path.read_bytes() == original
+
+
+def test_a_version_zero_file_of_ours_is_migrated(db_path: Path) -> None:
+    # An empty database marked as ours but never migrated (e.g. a crash before the first commit).
+    db = sqlite3.connect(db_path)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.close()
+    with ReviewStore.open(db_path) as store:
+        assert store.notice is None
+        answer(store, "q1", T0)
+    assert pragmas(db_path) == (SCHEMA_VERSION, APPLICATION_ID)
