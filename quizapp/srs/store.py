@@ -106,6 +106,7 @@ class ReviewStore:
     ) -> None:
         self.connection = connection
         self.path = path
+        self.last_review_id: int | None = None  # the row record_answer wrote last
         self.notice = notice  # e.g. "… was not a quizapp history; moved to …"
 
     # -- opening ------------------------------------------------------------------------------
@@ -164,7 +165,7 @@ class ReviewStore:
             ).fetchone()
             before = Card.from_dict(json.loads(row[0])) if row else None
             after, _log = review(scheduler, before, rating, when, duration_ms)
-            db.execute(
+            cursor = db.execute(
                 "INSERT INTO reviews (question_id, deck_id, topic, kind, reviewed_ms, rating, correct,"
                 " duration_ms, state_before, card_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -180,6 +181,7 @@ class ReviewStore:
                     row[0] if row else None,
                 ),
             )
+            self.last_review_id = cursor.lastrowid
             db.execute(
                 "INSERT INTO cards (question_id, card_json, state, due_ms, first_review_ms, last_review_ms)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(question_id) DO UPDATE SET"
@@ -199,16 +201,31 @@ class ReviewStore:
     def undo_last(self, kind: str | None = None) -> str | None:
         """Take back the latest review (of `kind`, if given): its row goes, the card returns to
         what it was before. Returns the question id, or None when there is nothing to undo."""
+        query = "SELECT id FROM reviews"
+        params: tuple[object, ...] = ()
+        if kind is not None:
+            query += " WHERE kind = ?"
+            params = (kind,)
+        row = self.connection.execute(query + " ORDER BY id DESC LIMIT 1", params).fetchone()
+        return None if row is None else self.undo_review(row[0])
+
+    def undo_review(self, review_id: int) -> str | None:
+        """Take back one review, provided it is still its card's latest (restoring the card to
+        before it would otherwise throw away what a later review did). Returns the question id,
+        or None when the review is gone or a later one exists."""
         with self._write() as db:
-            query = "SELECT id, question_id, card_before FROM reviews"
-            params: tuple[object, ...] = ()
-            if kind is not None:
-                query += " WHERE kind = ?"
-                params = (kind,)
-            row = db.execute(query + " ORDER BY id DESC LIMIT 1", params).fetchone()
+            row = db.execute(
+                "SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)
+            ).fetchone()
             if row is None:
                 return None
-            review_id, question_id, card_before = row
+            question_id, card_before = row
+            later = db.execute(
+                "SELECT 1 FROM reviews WHERE question_id = ? AND id > ? LIMIT 1",
+                (question_id, review_id),
+            ).fetchone()
+            if later:
+                return None
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
             if card_before is None:
                 db.execute("DELETE FROM cards WHERE question_id = ?", (question_id,))

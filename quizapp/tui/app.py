@@ -56,6 +56,7 @@ class QuizApp(App[None]):
         self.options = options
         self.lab = LabService(options.device)
         self.history: ReviewStore | None = None
+        self._answer_log: list[int | None] = []  # review ids this app wrote, for undo
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         if options.theme:
@@ -193,16 +194,18 @@ class QuizApp(App[None]):
                 kind=kind,
                 scheduler=make_scheduler(settings.desired_retention),
             )
+            self._answer_log.append(self.history.last_review_id)
         except sqlite3.Error as exc:
             self.notify(
                 f"This answer could not be saved: {exc}", title="Review history", severity="error"
             )
 
-    def undo_answer(self, kind: str) -> bool:
-        """Take the latest answer of this kind back out of the history. False if none."""
-        if self.history is None:
-            return True  # nothing stored, so the session's own undo is the whole story
-        return self.history.undo_last(kind) is not None
+    def undo_answer(self) -> bool:
+        """Take this app's latest answer back out of the history. False if it could not be."""
+        if self.history is None or not self._answer_log:
+            return self.history is None  # nothing stored: the session's own undo is the whole story
+        review_id = self._answer_log.pop()
+        return review_id is not None and self.history.undo_review(review_id) is not None
 
     def bury_or_suspend(self, question: Question, action: str) -> None:
         if self.history is None:

@@ -465,3 +465,38 @@ def test_a_version_zero_file_of_ours_is_migrated(db_path: Path) -> None:
         assert store.notice is None
         answer(store, "q1", T0)
     assert pragmas(db_path) == (SCHEMA_VERSION, APPLICATION_ID)
+
+
+def test_undo_review_refuses_when_a_later_review_of_the_card_exists(tmp_path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from quizapp.srs.scheduling import Rating, make_scheduler
+    from quizapp.srs.store import ReviewStore
+
+    scheduler = make_scheduler(fuzz=False)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with ReviewStore.open(tmp_path / "h.sqlite3") as store:
+
+        def answer(minutes: int, kind: str) -> int:
+            store.record_answer(
+                question_id="q",
+                deck_id="d",
+                topic="t",
+                rating=Rating.Good,
+                correct=True,
+                when=start + timedelta(minutes=minutes),
+                duration_ms=1000,
+                kind=kind,
+                scheduler=scheduler,
+            )
+            assert store.last_review_id is not None
+            return store.last_review_id
+
+        first = answer(0, "quiz")
+        after_first = store.card("q").to_dict()
+        second = answer(20, "exam")
+        assert store.undo_review(first) is None  # the exam's later review stands
+        assert store.review_count() == 2
+        assert store.undo_review(second) == "q"
+        assert store.card("q").to_dict() == after_first
+        assert store.undo_review(first) == "q" and store.card("q") is None

@@ -279,7 +279,7 @@ class QuizScreen(Screen[None]):
         if not self.session.attempts or self.state == "awaiting-key":
             self.notify("Nothing to undo in this session.", timeout=3)
             return
-        if not self.app.undo_answer(self.session.kind):  # type: ignore[attr-defined]
+        if not self.app.undo_answer():  # type: ignore[attr-defined]
             self.notify("The history had no answer to take back.", severity="warning", timeout=4)
         question = self.session.undo()
         self.notify(f"Undone: {question.id if question else ''}", timeout=3)

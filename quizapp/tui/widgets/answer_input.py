@@ -1,0 +1,145 @@
+"""The widget a question is answered with, and the Answer a widget's state stands for.
+
+Shared by the quiz and the exam: a ChoiceList for choice and true/false questions, an Input
+for numbers, an OrderingList for steps (flashcards get a plain Static). Choice positions are
+as displayed; `display_order` maps them back to the file's order, which grading uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from quizapp.bank.grading import (
+    Answer,
+    ChoiceAnswer,
+    NumericAnswerText,
+    OrderingAnswer,
+    TrueFalseAnswer,
+)
+from quizapp.bank.model import (
+    ChoiceQuestion,
+    NumericQuestion,
+    OrderingQuestion,
+    Question,
+    QuestionType,
+    TrueFalseQuestion,
+)
+from quizapp.tui.widgets.choice_list import ChoiceList
+from quizapp.tui.widgets.ordering_list import OrderingList
+
+FLASHCARD_HINT = "[dim]Think of the answer, then press space to reveal the back.[/]"
+# Every character parse_number can read: the rest are never part of an answer.
+NUMBER_CHARACTERS = frozenset("0123456789.,_ eE+-^\u202f")
+
+
+class NumberInput(Input):
+    """An Input for a number that leaves some letters to the screen's keys.
+
+    `passthrough`: characters (never part of a number) that are not typed but go on to
+    the bindings, so a screen's `n`/`p` work while the box has focus.
+    """
+
+    def __init__(self, *args, passthrough: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.passthrough = frozenset(passthrough) - NUMBER_CHARACTERS
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if character is not None and character in self.passthrough:
+            return False
+        return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character in self.passthrough:
+            # Not typed (Input's own handler is skipped) and not stopped: it bubbles on up
+            # to the screen's bindings.
+            event.prevent_default()
+
+
+def answer_widget(
+    question: Question,
+    display_order: Sequence[int],
+    answer: Answer | None = None,
+    *,
+    id: str | None = "answer",
+    passthrough: str = "",
+) -> Widget:
+    """The widget to answer `question` with, showing `answer` when one was given before.
+
+    `passthrough`: letters a number box leaves to the screen's bindings (see NumberInput).
+    """
+    order = tuple(display_order)
+    if isinstance(question, ChoiceQuestion):
+        order = order or tuple(range(len(question.choices)))
+        widget = ChoiceList(
+            [question.choices[i].text for i in order],
+            multiple=question.type is QuestionType.MULTIPLE_CHOICE,
+            id=id,
+        )
+        if isinstance(answer, ChoiceAnswer):
+            widget.selected = {order.index(i) for i in answer.selected if i in order}
+        return widget
+    if isinstance(question, TrueFalseQuestion):
+        widget = ChoiceList(["True", "False"], multiple=False, id=id)
+        if isinstance(answer, TrueFalseAnswer):
+            widget.selected = {0 if answer.value else 1}
+        return widget
+    if isinstance(question, NumericQuestion):
+        unit = f" ({question.answer.unit})" if question.answer.unit else ""
+        value = answer.text if isinstance(answer, NumericAnswerText) else ""
+        return NumberInput(
+            value=value, placeholder=f"your answer{unit}", id=id, passthrough=passthrough
+        )
+    if isinstance(question, OrderingQuestion):
+        order = order or tuple(range(len(question.steps)))
+        if isinstance(answer, OrderingAnswer):
+            order = answer.order
+        return OrderingList([(i, question.steps[i].text) for i in order], id=id)
+    return Static(FLASHCARD_HINT, id=id)
+
+
+def choice_answer(
+    question: Question, display_order: Sequence[int], positions: Iterable[int]
+) -> Answer:
+    """The answer that picking these displayed positions gives (ChoiceList.Submitted.selected)."""
+    picked = frozenset(positions)
+    if isinstance(question, TrueFalseQuestion):
+        return TrueFalseAnswer(0 in picked)
+    if isinstance(question, ChoiceQuestion):
+        order = tuple(display_order) or tuple(range(len(question.choices)))
+        return ChoiceAnswer(frozenset(order[i] for i in picked))
+    raise TypeError(f"{question.id} is not answered by picking options")
+
+
+def read_answer(
+    question: Question, widget: Widget, display_order: Sequence[int], *, initial_counts: bool
+) -> Answer | None:
+    """The answer the widget's current state stands for; None when nothing is given yet.
+
+    An ordering left as first shown is no answer unless `initial_counts` (the student
+    confirmed it, or had answered before).
+    """
+    if isinstance(widget, ChoiceList):
+        return choice_answer(question, display_order, widget.selected) if widget.selected else None
+    if isinstance(widget, Input):
+        return NumericAnswerText(widget.value) if widget.value.strip() else None
+    if isinstance(widget, OrderingList):
+        order = widget.order
+        shown = tuple(display_order) or tuple(range(len(order)))
+        if order == shown and not initial_counts:
+            return None
+        return OrderingAnswer(order)
+    return None
+
+
+__all__ = [
+    "FLASHCARD_HINT",
+    "NUMBER_CHARACTERS",
+    "NumberInput",
+    "answer_widget",
+    "choice_answer",
+    "read_answer",
+]
