@@ -112,6 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_app_options(drill, on_subcommand=True)
 
+    exam = commands.add_parser(
+        "exam",
+        help="a timed mock exam",
+        description="A timed mock exam: questions sampled by the decks' exam weights, no feedback "
+        "until you submit, flags and free movement, automatic submission at zero.",
+    )
+    exam.add_argument(
+        "--questions", type=int, default=20, metavar="N", help="how many (default 20)"
+    )
+    exam.add_argument(
+        "--minutes", type=float, metavar="M", help="time allowed (default 1.5 per question)"
+    )
+    exam.add_argument("--seed", type=int, metavar="S", help="the same seed gives the same exam")
+    add_app_options(exam, on_subcommand=True)
+
     stats = commands.add_parser(
         "stats",
         help="study statistics from the review history",
@@ -144,6 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_app(args, start="drill")
         if args.command == "stats":
             return _stats(args)
+        if args.command == "exam":
+            if args.questions < 1:
+                return _usage_error(f"--questions must be at least 1, not {args.questions}")
+            if args.minutes is not None and not 0 < args.minutes <= 600:
+                return _usage_error(f"--minutes must be between 0 and 600, not {args.minutes:g}")
+            exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
+            return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":
             from quizapp.bank.schema import bank_schema_json
 
@@ -204,7 +226,9 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 1
 
 
-def _run_app(args: argparse.Namespace, start: str = "home") -> int:
+def _run_app(
+    args: argparse.Namespace, start: str = "home", exam: dict[str, object] | None = None
+) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.experiments.spec import DEVICES
     from quizapp.srs.config import ConfigError, load_settings
@@ -243,6 +267,7 @@ def _run_app(args: argparse.Namespace, start: str = "home") -> int:
         db_path=Path(args.db) if args.db else default_db_path(),
         settings=settings,
         start=start,
+        exam=exam or {},
         device=args.device,
         theme=args.theme,
         length=args.length,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -31,7 +31,8 @@ _IMPORTED_AT = time.perf_counter()
 class AppOptions:
     db_path: Path | None = None  # None: no review history (tests, previews)
     settings: Settings | None = None  # None: the defaults
-    start: str = "home"  # home, or drill: go straight into today's drill
+    start: str = "home"  # home; drill or exam: go straight there
+    exam: dict[str, object] = field(default_factory=dict)  # start_exam's arguments
     device: str = "auto"
     theme: str | None = None
     length: int | None = None
@@ -82,6 +83,8 @@ class QuizApp(App[None]):
         self._open_history()
         if self.options.start == "drill":
             self.start_drill()
+        elif self.options.start == "exam":
+            self.start_exam(**self.options.exam)
 
     @property
     def settings(self) -> Settings:
@@ -221,6 +224,34 @@ class QuizApp(App[None]):
             self.history.set_suspended(question.id, True)
             self.notify(f"Suspended: {question.id} (it stays out of drills)", timeout=4)
 
+    def start_exam(
+        self, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
+    ) -> None:
+        """A timed mock exam sampled by the decks' exam weights; no feedback until submit."""
+        from quizapp.exam import ExamSession
+        from quizapp.tui.screens.exam import ExamScreen
+
+        try:
+            exam = ExamSession.create(
+                self.bank.decks,
+                questions=questions,
+                minutes=minutes,
+                seed=seed,
+                threshold=self.settings.exam_pass_threshold,
+            )
+        except ValueError as exc:
+            self.notify(str(exc), title="Exam", severity="error", timeout=8)
+            return
+        self.push_screen(ExamScreen(exam, self.lab, on_submit=self._record_exam))
+
+    def _record_exam(self, result) -> None:
+        """On the UI thread, as the SQLite connection requires."""
+        if self.history is None:
+            self.notify("No review history: this exam result is not saved.", severity="warning")
+            return
+        self.history.record_exam(**result.record_kwargs())
+        self.refresh_home()
+
     def action_stats(self) -> None:
         if self.history is None:
             self.notify("There is no review history to show.", severity="warning")
@@ -273,6 +304,20 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.quiz import QuizScreen
 
         if isinstance(self.screen, Confirm):
+            return
+        from quizapp.tui.screens.exam import ExamScreen
+
+        exam = next((s for s in self.screen_stack if isinstance(s, ExamScreen)), None)
+        if exam is not None and exam.in_progress:
+
+            def leave_exam(yes: bool | None) -> None:
+                if yes:
+                    self.exit()
+
+            self.push_screen(
+                Confirm("Quit in the middle of an exam?", "Nothing is graded or recorded."),
+                leave_exam,
+            )
             return
         quiz = next((s for s in self.screen_stack if isinstance(s, QuizScreen)), None)
         if quiz is not None and quiz.in_progress:
@@ -327,6 +372,7 @@ class QuizApp(App[None]):
                 f"Compute: {spec.name}", spec.description, partial(self._open_lab, spec.name)
             )
         yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
+        yield SystemCommand("Exam", "A timed 20-question mock exam", self.start_exam)
         yield SystemCommand(
             "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
         )

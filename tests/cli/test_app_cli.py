@@ -56,3 +56,16 @@ def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert "Traceback" not in result.stderr and "error" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["exam", "--questions", "0"], "--questions must be at least 1"),
+        (["exam", "--minutes", "-2"], "--minutes must be between 0 and 600"),
+        (["exam", "--questions", "many"], "invalid int value"),
+    ],
+)
+def test_bad_exam_options_exit_2(run_cli, args, fragment) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 2 and fragment in result.stderr

@@ -119,3 +119,25 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
         )
 
     drive(app, scenario)
+
+
+def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -> None:
+    from quizapp.tui.screens.exam import ExamReportScreen, ExamScreen
+
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+        app.start_exam(questions=3, seed=5)
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen), timeout=60)
+        with ReviewStore.open(db) as store:
+            [exam] = store.exams()
+        assert exam["questions"] == 3 and exam["correct"] == 0 and exam["passed"] is False
+        assert exam["detail"]["seed"] == 5
+
+    drive(app, scenario)

@@ -19,7 +19,6 @@ from quizapp.bank.grading import (
     NumberFormatError,
     NumericAnswerText,
     OrderingAnswer,
-    TrueFalseAnswer,
     grade,
 )
 from quizapp.bank.model import (
@@ -33,6 +32,7 @@ from quizapp.bank.model import (
 )
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.answer_input import answer_widget, choice_answer
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
@@ -106,7 +106,7 @@ class QuizScreen(Screen[None]):
         widgets = [
             Label(meta, id="question-meta"),
             Markdown(question.prompt, id="prompt"),
-            self._answer_widget(question),
+            answer_widget(question, self.session.display_orders.get(question.id, ())),
             Label(KEY_HINTS[question.type], id="key-hint"),
             # Mounted now but hidden, so the computation runs while the student thinks and a
             # derived numeric key is usually ready by the time they answer.
@@ -115,24 +115,6 @@ class QuizScreen(Screen[None]):
         await body.mount_all(widgets)
         body.scroll_home(animate=False)
         self.call_after_refresh(self._focus_answer)
-
-    def _answer_widget(self, question: Question):
-        order = self.session.display_orders.get(question.id, ())
-        if isinstance(question, ChoiceQuestion):
-            labels = [question.choices[i].text for i in order]
-            return ChoiceList(
-                labels, multiple=question.type is QuestionType.MULTIPLE_CHOICE, id="answer"
-            )
-        if isinstance(question, TrueFalseQuestion):
-            return ChoiceList(["True", "False"], multiple=False, id="answer")
-        if isinstance(question, NumericQuestion):
-            unit = f" ({question.answer.unit})" if question.answer.unit else ""
-            return Input(placeholder=f"your answer{unit}", id="answer")
-        if isinstance(question, OrderingQuestion):
-            return OrderingList([(i, question.steps[i].text) for i in order], id="answer")
-        return Static(
-            "[dim]Think of the answer, then press space to reveal the back.[/]", id="answer"
-        )
 
     def _focus_answer(self) -> None:
         answer = self.query("#answer")
@@ -146,14 +128,13 @@ class QuizScreen(Screen[None]):
     @on(ChoiceList.Submitted)
     def _choice_submitted(self, event: ChoiceList.Submitted) -> None:
         question = self.question
-        if isinstance(question, TrueFalseQuestion):
-            self._submit(question, TrueFalseAnswer(0 in event.selected))
-            return
-        assert isinstance(question, ChoiceQuestion)
-        order = self.session.display_orders[question.id]
-        selected = frozenset(order[i] for i in event.selected)
-        self._selected = selected
-        self._submit(question, ChoiceAnswer(selected))
+        assert question is not None
+        answer = choice_answer(
+            question, self.session.display_orders.get(question.id, ()), event.selected
+        )
+        if isinstance(answer, ChoiceAnswer):
+            self._selected = answer.selected
+        self._submit(question, answer)
 
     @on(OrderingList.Submitted)
     def _ordering_submitted(self, event: OrderingList.Submitted) -> None:

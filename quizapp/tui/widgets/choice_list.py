@@ -28,7 +28,7 @@ class ChoiceList(Widget, can_focus=True):
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),
         Binding("x", "toggle_highlighted", "Toggle", show=False),
-        Binding("enter", "submit", "Submit", priority=False),
+        Binding("enter", "submit", "Answer", priority=False),
     ]
 
     highlighted: reactive[int] = reactive(0)

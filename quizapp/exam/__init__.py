@@ -1,0 +1,39 @@
+"""Mock exams: questions sampled by deck weight, a countdown, no feedback until submit.
+
+Pure Python: nothing here imports torch or textual. The TUI side is
+quizapp.tui.screens.exam (ExamScreen, ExamReportScreen).
+"""
+
+from quizapp.exam.sampling import (
+    DEFAULT_QUESTIONS,
+    MINUTES_PER_QUESTION,
+    DeckShare,
+    ExamPlan,
+    apportion,
+    exam_questions,
+    sample_exam,
+)
+from quizapp.exam.session import (
+    ExamClosed,
+    ExamResult,
+    ExamSession,
+    TopicResult,
+    format_duration,
+    format_remaining,
+)
+
+__all__ = [
+    "DEFAULT_QUESTIONS",
+    "MINUTES_PER_QUESTION",
+    "DeckShare",
+    "ExamClosed",
+    "ExamPlan",
+    "ExamResult",
+    "ExamSession",
+    "TopicResult",
+    "apportion",
+    "exam_questions",
+    "format_duration",
+    "format_remaining",
+    "sample_exam",
+]

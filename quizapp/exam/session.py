@@ -1,0 +1,497 @@
+"""A mock exam in progress: the questions, the answers so far, the flags, and the clock.
+
+Pure Python: no textual, no torch. Nothing is graded until `submit`; until then every answer
+can be changed. The clock is injected (monotonic seconds) so tests can move time by hand.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from quizapp.bank.grading import (
+    Answer,
+    ChoiceAnswer,
+    Grade,
+    MissingKey,
+    NumberFormatError,
+    NumericAnswerText,
+    OrderingAnswer,
+    TrueFalseAnswer,
+    grade,
+    parse_number,
+)
+from quizapp.bank.model import (
+    ChoiceQuestion,
+    ComputeSpec,
+    Deck,
+    Flashcard,
+    NumericQuestion,
+    OrderingQuestion,
+    Question,
+    TrueFalseQuestion,
+)
+from quizapp.bank.session import Attempt
+from quizapp.exam.sampling import MINUTES_PER_QUESTION, ExamPlan, sample_exam
+
+Clock = Callable[[], float]
+NO_ANSWER = "(no answer)"
+KEY_UNKNOWN = "unknown: its computation failed"
+
+
+class ExamClosed(RuntimeError):
+    """The exam was submitted, or its time is up: answers can no longer change."""
+
+
+def format_remaining(seconds: float) -> str:
+    """`23:41 left`, `1:02:03 left`; rounded up, so `0:00 left` means the time is up."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{format_duration(whole)} left"
+
+
+def format_duration(seconds: float) -> str:
+    """`m:ss` below an hour, `h:mm:ss` from one hour up (rounded to the second)."""
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    topic: str
+    correct: int
+    questions: int
+
+    @property
+    def score(self) -> float:
+        return self.correct / self.questions if self.questions else 0.0
+
+
+@dataclass(frozen=True)
+class ExamResult:
+    """A graded exam: what the report shows and what ReviewStore.record_exam stores."""
+
+    taken: datetime  # when it was submitted, timezone-aware
+    questions: int  # questions scored (a derived key that could not be computed is not)
+    correct: int
+    passed: bool
+    threshold: float  # share of `questions` right needed to pass
+    seconds: float  # time used
+    seed: int
+    duration: float  # time allowed, in seconds
+    timed_out: bool
+    by_topic: tuple[TopicResult, ...]  # sorted by topic
+    attempts: tuple[Attempt, ...]  # every scored question in exam order, unanswered included
+    unanswered: tuple[str, ...]  # question ids
+    flagged: tuple[str, ...]
+    unscored: tuple[str, ...]  # answered, but the computation behind the key failed
+    requested: int
+    excluded_flashcards: int
+    selected: Mapping[str, frozenset[int]] = field(default_factory=dict)  # choice picks by id
+
+    @property
+    def score(self) -> float:
+        return self.correct / self.questions if self.questions else 0.0
+
+    @property
+    def missed(self) -> list[Attempt]:
+        """Every question not answered right, unanswered ones included, in exam order."""
+        return [a for a in self.attempts if not a.grade.correct]
+
+    @property
+    def missed_ids(self) -> tuple[str, ...]:
+        return tuple(a.question.id for a in self.missed)
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        """JSON-ready: by-topic scores, the seed, the missed ids, the unanswered count…"""
+        return {
+            "seed": self.seed,
+            "by_topic": {
+                t.topic: {"correct": t.correct, "questions": t.questions} for t in self.by_topic
+            },
+            "missed": list(self.missed_ids),
+            "unanswered": len(self.unanswered),
+            "unanswered_ids": list(self.unanswered),
+            "flagged": list(self.flagged),
+            "unscored": list(self.unscored),
+            "question_ids": [a.question.id for a in self.attempts],
+            "timed_out": self.timed_out,
+            "duration_seconds": self.duration,
+            "requested": self.requested,
+            "excluded_flashcards": self.excluded_flashcards,
+        }
+
+    def record_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ReviewStore.record_exam."""
+        return {
+            "taken": self.taken,
+            "questions": self.questions,
+            "correct": self.correct,
+            "passed": self.passed,
+            "threshold": self.threshold,
+            "seconds": self.seconds,
+            "detail": self.detail,
+        }
+
+
+@dataclass
+class ExamSession:
+    questions: list[Question]
+    duration: float  # seconds allowed
+    clock: Clock = time.monotonic
+    threshold: float = 0.7
+    seed: int = 0
+    display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    requested: int | None = None  # N asked for (None: len(questions))
+    excluded_flashcards: int = 0
+    title: str = "Mock exam"
+    index: int = 0
+    answers: dict[str, Answer] = field(default_factory=dict)
+    flagged: set[str] = field(default_factory=set)
+    dwell: dict[str, float] = field(default_factory=dict)  # seconds spent on each question
+    started_at: float | None = None
+    submitted_at: float | None = None
+    timed_out: bool = False
+    _shown_at: float | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.questions:
+            raise ValueError("an exam needs at least one question")
+        if not self.duration > 0:
+            raise ValueError("an exam needs some time: minutes must be more than 0")
+        if not 0 < self.threshold <= 1:
+            raise ValueError(f"the pass threshold must be in (0, 1], not {self.threshold}")
+        flashcards = [q.id for q in self.questions if isinstance(q, Flashcard)]
+        if flashcards:
+            raise ValueError(f"flashcards are self-graded and cannot be in an exam: {flashcards}")
+        if self.requested is None:
+            self.requested = len(self.questions)
+
+    @classmethod
+    def from_plan(
+        cls,
+        plan: ExamPlan,
+        *,
+        minutes: float | None = None,
+        threshold: float = 0.7,
+        clock: Clock = time.monotonic,
+        title: str = "Mock exam",
+    ) -> ExamSession:
+        if minutes is None:
+            minutes = MINUTES_PER_QUESTION * len(plan.questions)
+        return cls(
+            questions=list(plan.questions),
+            duration=minutes * 60.0,
+            clock=clock,
+            threshold=threshold,
+            seed=plan.seed,
+            display_orders=dict(plan.display_orders),
+            requested=plan.requested,
+            excluded_flashcards=plan.excluded_flashcards,
+            title=title,
+        )
+
+    @classmethod
+    def create(
+        cls,
+        decks: Sequence[Deck],
+        *,
+        questions: int,
+        minutes: float | None = None,
+        seed: int | None = None,
+        threshold: float = 0.7,
+        clock: Clock = time.monotonic,
+    ) -> ExamSession:
+        """Sample an exam from the decks and set it up (the clock starts with `start`)."""
+        if minutes is not None and not minutes > 0:
+            raise ValueError(f"minutes must be more than 0, not {minutes}")
+        plan = sample_exam(decks, questions, seed)
+        if not plan.questions:
+            raise ValueError("the bank has no questions an exam can ask (flashcards are left out)")
+        return cls.from_plan(plan, minutes=minutes, threshold=threshold, clock=clock)
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the clock (once; later calls do nothing)."""
+        if self.started_at is None:
+            self.started_at = self.clock()
+            self._shown_at = self.started_at
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    def elapsed(self) -> float:
+        if self.started_at is None:
+            return 0.0
+        end = self.submitted_at if self.submitted_at is not None else self.clock()
+        return min(self.duration, max(0.0, end - self.started_at))
+
+    def remaining(self) -> float:
+        return max(0.0, self.duration - self.elapsed())
+
+    @property
+    def expired(self) -> bool:
+        return self.started and self.remaining() <= 0
+
+    def remaining_text(self) -> str:
+        return format_remaining(self.remaining())
+
+    # -- where the student is ------------------------------------------------------------------
+
+    @property
+    def current(self) -> Question:
+        return self.questions[self.index]
+
+    @property
+    def submitted(self) -> bool:
+        return self.submitted_at is not None
+
+    def go(self, index: int) -> bool:
+        """Show question `index` (clamped to the exam). True if that moved anywhere."""
+        index = max(0, min(len(self.questions) - 1, index))
+        if index == self.index:
+            return False
+        self._note_dwell()
+        self.index = index
+        return True
+
+    def next(self) -> bool:
+        return self.go(self.index + 1)
+
+    def previous(self) -> bool:
+        return self.go(self.index - 1)
+
+    def _note_dwell(self) -> None:
+        if self._shown_at is None or self.submitted:
+            return
+        now = self.clock()
+        qid = self.current.id
+        self.dwell[qid] = self.dwell.get(qid, 0.0) + max(0.0, now - self._shown_at)
+        self._shown_at = now
+
+    # -- answers and flags ---------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.submitted:
+            raise ExamClosed("the exam has been submitted")
+        if self.expired:
+            raise ExamClosed("the time is up")
+
+    def _question(self, question_id: str | None) -> Question:
+        if question_id is None:
+            return self.current
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        raise KeyError(question_id)
+
+    def set_answer(self, answer: Answer | None, question_id: str | None = None) -> None:
+        """Answer (or, with None, clear the answer to) the current or the named question."""
+        self._check_open()
+        question = self._question(question_id)
+        if answer is None:
+            self.answers.pop(question.id, None)
+            return
+        _check_kind(question, answer)
+        self.answers[question.id] = answer
+
+    def answer_of(self, question_id: str | None = None) -> Answer | None:
+        return self.answers.get(self._question(question_id).id)
+
+    def toggle_flag(self, question_id: str | None = None) -> bool:
+        """Flag the question for review, or unflag it. Returns whether it is flagged now."""
+        if self.submitted:
+            raise ExamClosed("the exam has been submitted")
+        qid = self._question(question_id).id
+        if qid in self.flagged:
+            self.flagged.discard(qid)
+            return False
+        self.flagged.add(qid)
+        return True
+
+    def is_answered(self, question_id: str | None = None) -> bool:
+        return self._question(question_id).id in self.answers
+
+    @property
+    def unanswered(self) -> list[str]:
+        return [q.id for q in self.questions if q.id not in self.answers]
+
+    @property
+    def flagged_ids(self) -> list[str]:
+        """The flagged questions in exam order."""
+        return [q.id for q in self.questions if q.id in self.flagged]
+
+    @property
+    def unreadable(self) -> list[str]:
+        """Numeric answers that are not a number: they would be graded wrong."""
+        bad = []
+        for qid, answer in self.answers.items():
+            if isinstance(answer, NumericAnswerText):
+                try:
+                    parse_number(answer.text)
+                except NumberFormatError:
+                    bad.append(qid)
+        return bad
+
+    # -- submitting ----------------------------------------------------------------------------
+
+    def submit(
+        self,
+        *,
+        timed_out: bool = False,
+        pending: Mapping[str, Answer | None] | None = None,
+    ) -> None:
+        """Close the exam: the clock stops and answers are final. Grade with `grade`.
+
+        `pending`: answers still on the screen when the exam closed (by id; None clears).
+        They count even when the time is up, as a paper's last line counts at the bell.
+        """
+        if self.submitted:
+            return
+        for qid, answer in (pending or {}).items():
+            question = self._question(qid)
+            if answer is None:
+                self.answers.pop(question.id, None)
+            else:
+                _check_kind(question, answer)
+                self.answers[question.id] = answer
+        self._note_dwell()
+        now = self.clock()
+        if self.started_at is not None:
+            now = min(now, self.started_at + self.duration)  # never more than the time allowed
+        self.submitted_at = now
+        self.timed_out = timed_out or (self.started and self.remaining() <= 0)
+
+    def derived_keys(self) -> dict[str, ComputeSpec]:
+        """The questions whose key is a value of their computation, by id, with that computation.
+
+        Their computations must run (LabService.run(spec.name, spec.args)) before grading, and
+        their `Result.values` be given to `grade` as `derived[question_id]`.
+        """
+        return {
+            q.id: q.compute
+            for q in self.questions
+            if isinstance(q, NumericQuestion)
+            and q.answer.value is None
+            and q.answer.from_value is not None
+            and q.compute is not None
+        }
+
+    def grade(
+        self,
+        derived: Mapping[str, Mapping[str, object]] | None = None,
+        *,
+        taken: datetime | None = None,
+    ) -> ExamResult:
+        """Grade the submitted exam. `derived`: each derived key's computed values, by id.
+
+        Unanswered questions are wrong. An answered question whose derived key is missing
+        (its computation failed) is left unscored, as in a quiz session.
+        """
+        if not self.submitted:
+            raise RuntimeError("submit the exam before grading it")
+        derived = derived or {}
+        attempts: list[Attempt] = []
+        unscored: list[str] = []
+        selected: dict[str, frozenset[int]] = {}
+        for question in self.questions:
+            values = derived.get(question.id)
+            answer = self.answers.get(question.id)
+            seconds = self.dwell.get(question.id, 0.0)
+            if answer is None:
+                attempts.append(Attempt(question, _unanswered_grade(question, values), seconds))
+                continue
+            if isinstance(answer, ChoiceAnswer):
+                selected[question.id] = answer.selected
+            try:
+                result = grade(question, answer, values)
+            except NumberFormatError:
+                assert isinstance(answer, NumericAnswerText)
+                expected = _unanswered_grade(question, values).expected
+                result = Grade(False, expected, f"{answer.text.strip()} (not a number)")
+            except MissingKey:
+                unscored.append(question.id)
+                continue
+            attempts.append(Attempt(question, result, seconds))
+        topics: dict[str, list[int]] = {}
+        for attempt in attempts:
+            entry = topics.setdefault(attempt.question.topic, [0, 0])
+            entry[0] += attempt.grade.correct
+            entry[1] += 1
+        correct = sum(a.grade.correct for a in attempts)
+        scored = len(attempts)
+        return ExamResult(
+            taken=taken or datetime.now(UTC),
+            questions=scored,
+            correct=correct,
+            passed=bool(scored) and correct / scored >= self.threshold - 1e-12,
+            threshold=self.threshold,
+            seconds=self.elapsed(),
+            seed=self.seed,
+            duration=self.duration,
+            timed_out=self.timed_out,
+            by_topic=tuple(TopicResult(t, c, n) for t, (c, n) in sorted(topics.items())),
+            attempts=tuple(attempts),
+            unanswered=tuple(self.unanswered),
+            flagged=tuple(self.flagged_ids),
+            unscored=tuple(unscored),
+            requested=self.requested or len(self.questions),
+            excluded_flashcards=self.excluded_flashcards,
+            selected=selected,
+        )
+
+
+def _check_kind(question: Question, answer: Answer) -> None:
+    expected = {
+        ChoiceQuestion: ChoiceAnswer,
+        TrueFalseQuestion: TrueFalseAnswer,
+        NumericQuestion: NumericAnswerText,
+        OrderingQuestion: OrderingAnswer,
+    }
+    for kind, answer_type in expected.items():
+        if isinstance(question, kind):
+            if not isinstance(answer, answer_type):
+                raise TypeError(f"{question.id} takes a {answer_type.__name__}")
+            return
+    raise TypeError(f"an exam cannot answer {type(question).__name__}")
+
+
+def _unanswered_grade(question: Question, derived: Mapping[str, object] | None) -> Grade:
+    """Wrong, with the key written out as grade() writes it."""
+    probe: Answer
+    if isinstance(question, ChoiceQuestion):
+        probe = ChoiceAnswer(frozenset())
+    elif isinstance(question, TrueFalseQuestion):
+        probe = TrueFalseAnswer(not question.answer)
+    elif isinstance(question, OrderingQuestion):
+        probe = OrderingAnswer(tuple(range(len(question.steps))))
+    elif isinstance(question, NumericQuestion):
+        probe = NumericAnswerText("0")
+    else:  # pragma: no cover - flashcards never reach an exam
+        raise TypeError(type(question).__name__)
+    try:
+        expected = grade(question, probe, derived).expected
+    except MissingKey:
+        expected = KEY_UNKNOWN
+    return Grade(False, expected, NO_ANSWER)
+
+
+__all__ = [
+    "KEY_UNKNOWN",
+    "NO_ANSWER",
+    "Clock",
+    "ExamClosed",
+    "ExamResult",
+    "ExamSession",
+    "TopicResult",
+    "format_duration",
+    "format_remaining",
+]
