@@ -128,7 +128,9 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
         app.start_exam(questions=3, seed=5)
         await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
         await pilot.press("ctrl+s")
