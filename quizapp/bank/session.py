@@ -15,6 +15,9 @@ class SessionOptions:
     length: int | None = None  # None: every selected question
     shuffle: bool = True
     seed: int | None = None  # None: a fresh order each session
+    # Options and steps shuffle with the questions unless said otherwise: a drill keeps its
+    # queue's order but still shuffles each question's options.
+    shuffle_choices: bool | None = None
 
 
 @dataclass
@@ -62,7 +65,10 @@ class QuizSession:
             chosen = chosen[: max(0, options.length)]
         session = cls(questions=chosen, title=title, kind=kind, rng=rng)
         for question in chosen:
-            session.display_orders[question.id] = session._display_order(question, options.shuffle)
+            shuffle_choices = (
+                options.shuffle if options.shuffle_choices is None else options.shuffle_choices
+            )
+            session.display_orders[question.id] = session._display_order(question, shuffle_choices)
         return session
 
     def _display_order(self, question: Question, shuffle: bool) -> tuple[int, ...]:

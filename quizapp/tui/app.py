@@ -287,7 +287,12 @@ class QuizApp(App[None]):
             return
         session = QuizSession.start(
             queue.questions,
-            SessionOptions(shuffle=False, seed=self.options.seed),
+            SessionOptions(
+                length=self.options.length,
+                shuffle=False,  # the queue's order: due cards first
+                shuffle_choices=self.options.shuffle,
+                seed=self.options.seed,
+            ),
             title=f"Drill: {len(queue.due)} due, {len(queue.new)} new",
             kind="drill",
         )

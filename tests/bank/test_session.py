@@ -71,3 +71,15 @@ def test_undo_makes_the_last_answered_question_current_again_even_after_a_skip()
     session.record(Grade(False, "k", "g"), 1.0)
     assert session.current is session.questions[2] and session.index == 2
     assert QuizSession.start([], SessionOptions()).undo() is None
+
+
+def test_a_drill_keeps_its_order_but_shuffles_options() -> None:
+    qs = questions()
+    orders = set()
+    for seed in range(20):
+        session = QuizSession.start(
+            qs, SessionOptions(shuffle=False, shuffle_choices=True, seed=seed)
+        )
+        assert [q.id for q in session.questions] == [q.id for q in qs]
+        orders.add(session.display_orders["t-multi"])
+    assert len(orders) > 1  # t-multi's three options come in more than one order
