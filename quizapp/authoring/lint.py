@@ -39,7 +39,12 @@ class LintReport:
 def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = True) -> LintReport:
     bank = load_bank(paths)
     diagnostics = list(bank.diagnostics)
-    checked = [q for q in bank.questions.values() if check_computation(q, diagnostics)]
+    checked: list[Question] = []
+    for question in bank.questions.values():
+        for instance in variants_to_check(question, diagnostics):
+            if not check_computation(instance, diagnostics):
+                break  # one failing variant says enough; the rest likely fail alike
+            checked.append(instance)
     if evaluate:
         evaluate_derived_answers(checked, diagnostics)
     if strict:
@@ -50,6 +55,38 @@ def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = 
 
 def _at(location: Location, code: str, message: str, severity: str = "error") -> Diagnostic:
     return Diagnostic(location.path, location.line, location.column, severity, code, message)  # type: ignore[arg-type]
+
+
+def variants_to_check(question: Question, diagnostics: list[Diagnostic]) -> list[Question]:
+    """The question as shown: each of its variants (up to a bound), or itself."""
+    if not question.vary:
+        return [question]
+    from quizapp.bank.fields import MAX_LINTED_VARIANTS
+    from quizapp.bank.variants import assignments, count, instantiate
+
+    total = count(question)
+    if total > MAX_LINTED_VARIANTS:
+        diagnostics.append(
+            _at(
+                question.location,
+                "variants-unchecked",
+                f"only the first {MAX_LINTED_VARIANTS} of {total} variants are checked",
+                "warning",
+            )
+        )
+    chosen = []
+    for index, assignment in enumerate(assignments(question)):
+        if index >= MAX_LINTED_VARIANTS:
+            break
+        chosen.append(instantiate(question, assignment))
+    return chosen
+
+
+def _variant(question: Question) -> str:
+    """' (with d_model=256, n_heads=4)' for a variant, '' otherwise: says which one failed."""
+    if not question.assignment:
+        return ""
+    return " (with " + ", ".join(f"{k}={v}" for k, v in question.assignment.items()) + ")"
 
 
 def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool:
@@ -67,7 +104,7 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
     except ArgumentError as exc:
         where = compute.arg_locations.get(exc.argument or "", compute.location)
         message = str(exc) if compute.name in str(exc) else f"{compute.name}: {exc}"
-        diagnostics.append(_at(where, "bad-argument", message))
+        diagnostics.append(_at(where, "bad-argument", message + _variant(question)))
         return False
     derived_from = question.answer.from_value if isinstance(question, NumericQuestion) else None
     if derived_from is not None and derived_from not in spec.values:
@@ -107,7 +144,8 @@ def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagno
                 _at(
                     question.compute.location,
                     "computation-failed",
-                    f"{question.compute.name} failed: {type(outcome).__name__}: {outcome}",
+                    f"{question.compute.name} failed: {type(outcome).__name__}: {outcome}"
+                    + _variant(question),
                 )
             )
             continue
@@ -121,7 +159,8 @@ def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagno
                 _at(
                     question.location,
                     "bad-derived-answer",
-                    f"{question.answer.from_value} = {value!r} is not a finite number",
+                    f"{question.answer.from_value} = {value!r} is not a finite number"
+                    + _variant(question),
                 )
             )
             continue
@@ -133,7 +172,8 @@ def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagno
                     _at(
                         question.location,
                         "bad-value",
-                        f"a trap ({trap.value:g}) equals the computed answer ({value:g})",
+                        f"a trap ({trap.value:g}) equals the computed answer ({value:g})"
+                        + _variant(question),
                     )
                 )
 

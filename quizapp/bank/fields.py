@@ -12,6 +12,9 @@ ID_MAX_LENGTH = 80
 TAG_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
 MIN_CHOICES, MAX_CHOICES = 2, 9  # keys 1-9 pick them
 MIN_STEPS, MAX_STEPS = 2, 9
+MIN_VARY_VALUES, MAX_VARY_VALUES = 1, 20
+MAX_VARIANTS = 1000  # combinations a question may have; lint checks up to MAX_LINTED_VARIANTS
+MAX_LINTED_VARIANTS = 64
 FORMAT_VERSION = 1
 
 JsonSchema = dict[str, Any]
@@ -75,6 +78,20 @@ COMMON_QUESTION_FIELDS: dict[str, Field] = {
     "topic": Field("Overrides the deck's topic.", _ID),
     "source": Field("The lesson section the question comes from.", _TEXT),
     "compute": Field("The live computation behind the explanation.", {"$ref": "#/$defs/compute"}),
+    "vary": Field(
+        "Parameters: each name lists the values a showing picks from; write {name} in the texts "
+        'and "{name}" as a compute argument.',
+        {
+            "type": "object",
+            "propertyNames": {"pattern": r"^[a-z][a-z0-9_]*$"},
+            "additionalProperties": {
+                "type": "array",
+                "minItems": MIN_VARY_VALUES,
+                "maxItems": MAX_VARY_VALUES,
+                "items": _SCALAR,
+            },
+        },
+    ),
 }
 
 _CHOICES = Field(

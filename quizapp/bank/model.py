@@ -60,6 +60,10 @@ class Question:
     location: Location
     source: str | None = None
     compute: ComputeSpec | None = None
+    # Parameterized questions: each name takes one of its values per showing; `{name}` in the
+    # texts and "{name}" as a compute argument are replaced (see variants.py).
+    vary: Mapping[str, tuple[Scalar, ...]] = field(default_factory=dict)
+    assignment: Mapping[str, Scalar] = field(default_factory=dict)  # the variant shown, if any
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from quizapp.bank.grading import Grade
 from quizapp.bank.model import ChoiceQuestion, OrderingQuestion, Question
+from quizapp.bank.variants import pick
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,9 @@ class QuizSession:
             rng.shuffle(chosen)
         if options.length is not None:
             chosen = chosen[: max(0, options.length)]
+        # A parameterized question shows a fresh variant each session (its id, and so its
+        # review history, stays one card).
+        chosen = [pick(question, rng) for question in chosen]
         session = cls(questions=chosen, title=title, kind=kind, rng=rng)
         for question in chosen:
             shuffle_choices = (

@@ -396,6 +396,7 @@ class FileValidator:
             topic = self.identifier(get("topic"), "topic") or deck.topic
         source = self.text(get("source"), "source") if get("source") is not None else None
         compute = self.compute(get("compute")) if get("compute") is not None else None
+        vary = self.vary(get("vary")) if get("vary") is not None else {}
         if get("compute") is None:
             self.report(
                 node,
@@ -422,6 +423,7 @@ class FileValidator:
             "location": self.location(node),
             "source": source,
             "compute": compute,
+            "vary": vary or {},
         }
         cls = {
             QuestionType.SINGLE_CHOICE: ChoiceQuestion,
@@ -431,7 +433,90 @@ class FileValidator:
             QuestionType.ORDERING: OrderingQuestion,
             QuestionType.FLASHCARD: Flashcard,
         }[qtype]
-        return cls(**common, **typed)
+        question = cls(**common, **typed)
+        return self.check_placeholders(question, node)
+
+    def vary(self, node: Node) -> dict[str, tuple[Scalar, ...]] | None:
+        self._visit()
+        if not isinstance(node, MappingNode):
+            self.report(
+                node,
+                "wrong-type",
+                f"vary must be a mapping of names to lists, not {_describe(node)}",
+            )
+            return None
+        result: dict[str, tuple[Scalar, ...]] = {}
+        combinations = 1
+        for key_node, value_node in node.value:
+            self._visit()
+            if not isinstance(key_node, ScalarNode) or not _NAME_RE.match(key_node.value):
+                self.report(
+                    key_node, "bad-value", "vary names are lowercase identifiers (d_model, n_heads)"
+                )
+                continue
+            name = key_node.value
+            if name in result:
+                self.report(key_node, "duplicate-key", f"duplicate vary name '{name}'")
+                continue
+            items = self.sequence(value_node, f"vary '{name}'")
+            if items is None:
+                continue
+            if not F.MIN_VARY_VALUES <= len(items) <= F.MAX_VARY_VALUES:
+                self.report(
+                    value_node,
+                    "bad-value",
+                    f"vary '{name}' needs {F.MIN_VARY_VALUES} to {F.MAX_VARY_VALUES} values, not {len(items)}",
+                )
+                continue
+            values: list[Scalar] = []
+            for item in items:
+                value = self.scalar(item, f"a value of '{name}'")
+                if value is BAD:
+                    continue
+                if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                    self.report(
+                        item, "bad-value", f"a value of '{name}' must be a finite number or text"
+                    )
+                    continue
+                if value in values:
+                    self.report(item, "bad-value", f"'{name}' lists {value!r} twice")
+                    continue
+                values.append(value)
+            result[name] = tuple(values)
+            combinations *= len(values)
+        if combinations > F.MAX_VARIANTS:
+            self.report(
+                node,
+                "too-many-variants",
+                f"vary allows {combinations:,} combinations; at most {F.MAX_VARIANTS:,}",
+            )
+            return None
+        return result
+
+    def check_placeholders(self, question: Question, node: Node) -> Question | None:
+        """Every {name} must be varied; every varied name should be used somewhere."""
+        from quizapp.bank.variants import placeholders, texts
+
+        used: set[str] = set()
+        for text in texts(question):
+            used |= placeholders(text)
+        unknown = sorted(used - set(question.vary))
+        if unknown:
+            self.report(
+                node,
+                "unknown-placeholder",
+                f"{', '.join('{' + n + '}' for n in unknown)} used but not listed under vary",
+            )
+            return None
+        unused = sorted(set(question.vary) - used)
+        if unused:
+            self.report(
+                node,
+                "unused-vary",
+                f"vary lists {', '.join(unused)} but no text or argument uses it",
+                severity="warning",
+            )
+        return question
 
     def tags(self, node: Node) -> tuple[str, ...] | None:
         items = self.sequence(node, "tags")
