@@ -19,7 +19,14 @@ from quizapp.tui.lab_service import LabService
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.widgets.lab_panel import LabPanel
 from tests.conftest import CORPUS, REPO
-from tests.tui.test_sessions import answer_current, drive, start_deck, text_of, wait_for
+from tests.tui.test_sessions import (
+    advance_to,
+    answer_current,
+    drive,
+    start_deck,
+    text_of,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +67,7 @@ def test_a_computation_that_raises_shows_its_error_and_the_session_goes_on(monke
             pilot, lambda: screen.question is not None and screen.question.id == "t-multi"
         )
         # A derived key whose computation fails: the question is not scored, the session goes on.
-        while screen.question.id != "t-numeric-derived":
-            await answer_current(pilot, screen, right=True)
-            await pilot.press("enter")
+        await advance_to(pilot, screen, "t-numeric-derived")
         await pilot.press(*"1048576", "enter")
         await wait_for(pilot, lambda: screen.state == "answered")
         assert "not scored" in text_of(screen.query_one("#key-hint"))

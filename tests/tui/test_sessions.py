@@ -99,6 +99,13 @@ async def answer_current(pilot: Pilot, screen: QuizScreen, *, right: bool) -> No
     await wait_for(pilot, lambda: screen.state == "answered")
 
 
+async def advance_to(pilot: Pilot, screen: QuizScreen, qid: str) -> None:
+    """Answer (rightly) and move past every question before `qid`."""
+    while screen.question.id != qid:
+        await answer_current(pilot, screen, right=True)
+        await pilot.press("enter")
+
+
 def test_a_whole_session_of_every_type_all_right() -> None:
     app = make_app()
     verdicts: list[str] = []
@@ -154,9 +161,7 @@ def test_numeric_typing_errors_are_explained_and_the_question_stays() -> None:
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_deck(pilot)
-        while screen.question.id != "t-numeric":
-            await answer_current(pilot, screen, right=True)
-            await pilot.press("enter")
+        await advance_to(pilot, screen, "t-numeric")
         await pilot.press(*"12,34", "enter")
         await pilot.pause()
         assert screen.state == "asking"
@@ -175,9 +180,7 @@ def test_a_derived_key_is_graded_against_the_live_computation_and_the_lab_shows_
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_deck(pilot)
-        while screen.question.id != "t-numeric-derived":
-            await answer_current(pilot, screen, right=True)
-            await pilot.press("enter")
+        await advance_to(pilot, screen, "t-numeric-derived")
         await answer_current(pilot, screen, right=True)
         assert verdict(app).startswith("✓ Correct")
         lab = screen.query_one(LabPanel)
@@ -194,9 +197,7 @@ def test_the_lab_reruns_with_a_changed_argument() -> None:
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_deck(pilot)
-        while screen.question.id != "t-numeric-derived":
-            await answer_current(pilot, screen, right=True)
-            await pilot.press("enter")
+        await advance_to(pilot, screen, "t-numeric-derived")
         await answer_current(pilot, screen, right=True)
         lab = screen.query_one(LabPanel)
         await wait_for(pilot, lambda: bool(lab.query(".lab-values")))
