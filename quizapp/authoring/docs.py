@@ -1,0 +1,304 @@
+"""Generate the parts of docs/authoring.md that must never drift from the code.
+
+Two sections are generated, each between a pair of marker comments:
+
+    <!-- BEGIN GENERATED: computations -->  ...  <!-- END GENERATED: computations -->
+    <!-- BEGIN GENERATED: messages -->      ...  <!-- END GENERATED: messages -->
+
+`computations` comes from the registry (quizapp.experiments.registry) and `messages` from the
+lint message catalogue (quizapp.authoring.messages). Regenerate with
+
+    python -m quizapp.authoring.docs --write docs/authoring.md
+
+and check (exit 1 when stale, as CI does) with `--check docs/authoring.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from quizapp.authoring.messages import CATALOGUE, Message
+from quizapp.experiments.registry import COMPUTATIONS
+from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec, Rule
+
+SECTIONS = ("computations", "messages")
+DEFAULT_DOC = "docs/authoring.md"
+REGENERATE = f"python -m quizapp.authoring.docs --write {DEFAULT_DOC}"
+
+
+def begin_marker(name: str) -> str:
+    return f"<!-- BEGIN GENERATED: {name} -->"
+
+
+def end_marker(name: str) -> str:
+    return f"<!-- END GENERATED: {name} -->"
+
+
+# -- small Markdown helpers ----------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    """Text made safe for one Markdown table cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _yaml_scalar(value: ArgValue) -> str:
+    """A value as it would be written in a bank file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if value.is_integer() else f"{value:g}"
+    return str(value)
+
+
+# -- computations ---------------------------------------------------------------------------------
+
+
+def _kind(arg: Arg) -> str:
+    return {
+        "int": "integer",
+        "float": "number",
+        "bool": "boolean",
+        "str": "text",
+        "choice": "choice",
+    }[arg.kind]
+
+
+def _default(arg: Arg) -> str:
+    if arg.default is None:
+        return "*unset*" if arg.optional else ""
+    return f"`{_yaml_scalar(arg.default)}`"
+
+
+def _bounds(arg: Arg) -> str:
+    if arg.kind == "str":
+        return f"at most {arg.max_length} characters"
+    low, high = arg.minimum, arg.maximum
+    if low is not None and high is not None:
+        return f"{_number(low)} to {_number(high)}"
+    if low is not None:
+        return f"at least {_number(low)}"
+    if high is not None:
+        return f"at most {_number(high)}"
+    return ""
+
+
+def _choices(arg: Arg) -> str:
+    return ", ".join(f"`{choice}`" for choice in arg.choices)
+
+
+def describe_rule(rule: Rule) -> str:
+    """A cross-argument rule in words, read from the closure the spec helpers build."""
+    factory = rule.__qualname__.split(".<locals>")[0]
+    cells = dict(
+        zip(
+            rule.__code__.co_freevars,
+            (cell.cell_contents for cell in rule.__closure__ or ()),
+            strict=True,
+        )
+    )
+    if factory == "divisible":
+        return f"`{cells['numerator']}` must be divisible by `{cells['denominator']}`"
+    if factory == "even":
+        return f"`{cells['name']}` must be even"
+    doc = (rule.__doc__ or "").strip()
+    return doc.splitlines()[0] if doc else f"a rule between arguments (`{factory}`)"
+
+
+def _try_it(spec: ComputationSpec) -> str:
+    given = [f"{a.name}={_yaml_scalar(a.default)}" for a in spec.args if a.default is not None]
+    shown = [a if " " not in a else f"'{a}'" for a in given]
+    return " ".join(["quizapp compute", spec.name, *shown])
+
+
+def computation_markdown(spec: ComputationSpec) -> str:
+    lines = [f"### `{spec.name}`", "", f"**{spec.title}.** {spec.description}", ""]
+    if spec.args:
+        lines += [
+            "| argument | type | default | bounds | choices | meaning |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        lines += [
+            f"| `{arg.name}` | {_kind(arg)} | {_default(arg)} | {_cell(_bounds(arg))} "
+            f"| {_cell(_choices(arg))} | {_cell(arg.doc)} |"
+            for arg in spec.args
+        ]
+        lines.append("")
+        if any(arg.optional for arg in spec.args):
+            lines += ["An *unset* argument takes its value from the other arguments.", ""]
+    else:
+        lines += ["It takes no arguments.", ""]
+    if spec.rules:
+        rules = "; ".join(describe_rule(rule) for rule in spec.rules)
+        lines += [f"Rules: {rules}.", ""]
+    values = ", ".join(f"`{value}`" for value in spec.values)
+    lines += [
+        f"Values (for a numeric answer's `from:`): {values}.",
+        "",
+        f"Try it: `{_try_it(spec)}`",
+    ]
+    return "\n".join(lines)
+
+
+def computations_markdown(computations: Sequence[ComputationSpec] = COMPUTATIONS) -> str:
+    """The "Computations" section body: every computation in the registry, in its order."""
+    intro = (
+        f"{len(computations)} computations, generated from `quizapp/experiments/registry.py`. "
+        "A default is what an argument left out of `args` takes. `quizapp compute NAME "
+        "key=value ...` runs one and prints every value; `quizapp compute --list` lists them."
+    )
+    index = ", ".join(f"[`{spec.name}`](#{spec.name})" for spec in computations)
+    parts = [intro, f"Index: {index}.", *(computation_markdown(spec) for spec in computations)]
+    return "\n\n".join(parts)
+
+
+# -- lint messages -------------------------------------------------------------------------------
+
+_STAGE = {
+    "load": "found whenever the bank loads: by the app and by `quizapp lint`",
+    "lint": "found by `quizapp lint`, which checks compute blocks against the registry",
+    "eval": "found by `quizapp lint` when it runs the computation (not with `--no-eval`)",
+}
+
+
+def message_markdown(message: Message) -> str:
+    lines = [
+        f"### `{message.code}`",
+        "",
+        f"**{message.severity}**, {_STAGE[message.stage]}.",
+        "",
+        message.meaning,
+        "",
+        f"**Fix:** {message.fix}",
+    ]
+    if message.corpus_path is not None:
+        lines += ["", f"Example: [`{message.corpus_path}`](../{message.corpus_path})"]
+    if message.example is not None:
+        lines += ["", "Example:", "", "```yaml", f"# lint: {message.code}", message.example]
+        lines[-1] = lines[-1].rstrip("\n")
+        lines.append("```")
+    return "\n".join(lines)
+
+
+def messages_markdown(catalogue: Sequence[Message] = CATALOGUE) -> str:
+    """The "Lint messages" section body: every code in quizapp/authoring/messages.py."""
+    intro = (
+        f"{len(catalogue)} codes, generated from `quizapp/authoring/messages.py`. An *error* "
+        "keeps the question out of the bank (or the whole file, when the problem is with the "
+        "file); a *warning* does not, unless `--strict`."
+    )
+    table = ["| code | severity | what it means |", "| --- | --- | --- |"]
+    for message in catalogue:
+        first = re.split(r"(?<=\.)\s", message.meaning, maxsplit=1)[0]
+        table.append(
+            f"| [`{message.code}`](#{message.code}) | {message.severity} | {_cell(first)} |"
+        )
+    return "\n\n".join([intro, "\n".join(table), *(message_markdown(m) for m in catalogue)])
+
+
+# -- the doc ---------------------------------------------------------------------------------------
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "computations": computations_markdown,
+    "messages": messages_markdown,
+}
+
+
+def section_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(
+        re.escape(begin_marker(name)) + r"\n(.*?)" + re.escape(end_marker(name)), re.DOTALL
+    )
+
+
+def generated_block(name: str) -> str:
+    """What goes between one pair of markers (without the markers)."""
+    source = (
+        "quizapp/experiments/registry.py"
+        if name == "computations"
+        else "quizapp/authoring/messages.py"
+    )
+    note = f"<!-- Do not edit: generated from {source} by `{REGENERATE}`. -->"
+    return f"{note}\n\n{GENERATORS[name]().rstrip()}\n\n"
+
+
+def extract(text: str, name: str) -> str:
+    """The current content between one pair of markers. Raises ValueError without exactly one."""
+    found = section_pattern(name).findall(text)
+    if len(found) != 1:
+        raise ValueError(
+            f"expected one '{begin_marker(name)}' ... '{end_marker(name)}' pair, found {len(found)}"
+        )
+    return found[0]
+
+
+def render(text: str) -> str:
+    """`text` with every generated section replaced by what the code says now."""
+    for name in SECTIONS:
+        extract(text, name)  # exactly one pair, or ValueError
+        block = generated_block(name)
+        text = section_pattern(name).sub(
+            lambda _match, name=name, block=block: (
+                f"{begin_marker(name)}\n{block}{end_marker(name)}"
+            ),
+            text,
+        )
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m quizapp.authoring.docs",
+        description="Regenerate the computations and lint-messages sections of the authoring "
+        "guide. With neither option, print the generated sections.",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", metavar="PATH", help="rewrite the generated sections in place")
+    mode.add_argument(
+        "--check", metavar="PATH", help="exit 1 when the generated sections are out of date"
+    )
+    args = parser.parse_args(argv)
+    path_name = args.write or args.check
+    if path_name is None:
+        for name in SECTIONS:
+            print(f"{begin_marker(name)}\n{generated_block(name)}{end_marker(name)}\n")
+        return 0
+    path = Path(path_name)
+    try:
+        current = path.read_text(encoding="utf-8")
+        updated = render(current)
+    except (OSError, ValueError) as exc:
+        print(f"{parser.prog}: {path}: {exc}", file=sys.stderr)
+        return 2
+    if args.write:
+        if updated != current:
+            path.write_text(updated, encoding="utf-8")
+            print(f"{path}: generated sections updated", file=sys.stderr)
+        return 0
+    if updated == current:
+        return 0
+    diff = difflib.unified_diff(
+        current.splitlines(keepends=True),
+        updated.splitlines(keepends=True),
+        fromfile=f"{path} (on disk)",
+        tofile=f"{path} (generated)",
+        n=1,
+    )
+    sys.stderr.writelines(list(diff)[:60])
+    print(
+        f"\n{path} is out of date; run: python -m quizapp.authoring.docs --write {path}",
+        file=sys.stderr,
+    )
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,426 @@
+"""Every code `quizapp lint` can print: its severity, what it means and how to fix it.
+
+docs/authoring.md's "Lint messages" section is generated from this catalogue, and a test holds
+it to the source: a code emitted anywhere in quizapp/ without an entry here fails, and so does
+an entry whose code nothing emits. Each entry names a file under tests/bank/corpus/bad that
+produces it, or carries a small question `example` that does (tests check both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+# When the problem is found: on every load of a bank (the app, `quizapp lint`), only by
+# `quizapp lint` (it holds compute blocks to the registry), or only when lint runs the
+# computations behind `from:` answers (skipped by `--no-eval`).
+Stage = Literal["load", "lint", "eval"]
+
+CORPUS_DIR = "tests/bank/corpus/bad"
+
+# The deck a question `example` is wrapped in to make a whole file.
+EXAMPLE_DECK_HEADER = (
+    "deck: {id: example, title: Example, topic: example, domain: Examples, exam_weight: 1}\n"
+    "questions:\n"
+)
+
+
+def example_deck(questions: str) -> str:
+    """A complete deck file around a YAML list of questions (`- id: ...`)."""
+    return EXAMPLE_DECK_HEADER + questions
+
+
+@dataclass(frozen=True)
+class Message:
+    code: str
+    severity: Severity
+    stage: Stage
+    meaning: str  # Markdown: what the problem is and what it does to the bank
+    fix: str  # Markdown: how to make it go away
+    corpus: str | None = None  # a file in CORPUS_DIR that produces this code
+    example: str | None = None  # or: a YAML list of questions that does, see example_deck()
+
+    @property
+    def corpus_path(self) -> str | None:
+        return None if self.corpus is None else f"{CORPUS_DIR}/{self.corpus}"
+
+
+_COMMON = "    prompt: P\n    explanation: E\n    difficulty: easy\n    tags: [t]\n"
+
+CATALOGUE: tuple[Message, ...] = (
+    # -- finding and reading files ----------------------------------------------------------
+    Message(
+        "not-found",
+        "error",
+        "load",
+        "A path given to `quizapp lint` or `--bank` does not exist.",
+        "Check the path's spelling and the folder you run the command from.",
+    ),
+    Message(
+        "no-files",
+        "error",
+        "load",
+        "A folder given as a bank holds no `.yaml` or `.yml` file (folders are searched "
+        "recursively).",
+        "Point at the folder that holds the deck files, or give the files themselves.",
+    ),
+    Message(
+        "unreadable",
+        "error",
+        "load",
+        "The operating system refused to read the file (permissions, a broken link, a device).",
+        "Make the file readable by the user running quizapp.",
+    ),
+    Message(
+        "file-too-large",
+        "error",
+        "load",
+        "The file is over 4 MiB (4,194,304 bytes); it is rejected before it is parsed.",
+        "Split the deck: a bank is a folder of files, and a topic may span several decks.",
+    ),
+    Message(
+        "binary-file",
+        "error",
+        "load",
+        "The file contains a NUL byte: it is binary, not YAML text.",
+        "Check that the right file is in the bank folder; save decks as plain text.",
+        corpus="binary.yaml",
+    ),
+    Message(
+        "encoding",
+        "error",
+        "load",
+        "The file is not valid UTF-8 (often Latin-1 or Windows-1252 from an old editor).",
+        "Save the file as UTF-8; the message names the line and column of the first bad byte.",
+        corpus="latin1.yaml",
+    ),
+    # -- YAML itself ---------------------------------------------------------------------------
+    Message(
+        "yaml-syntax",
+        "error",
+        "load",
+        "The file is not valid YAML, so nothing in it loads. Common causes: a tab used for "
+        'indentation, an unclosed `[` or `"`, a `: ` inside an unquoted value, or several '
+        "documents separated by `---` (a deck file holds exactly one).",
+        "Go to the line and column given. Quote values that contain `: ` or start with a "
+        "special character (`*`, `&`, `!`, `[`, `{`, `>`, `|`, `@`, `` ` ``); indent with spaces.",
+        corpus="syntax_error.yaml",
+    ),
+    Message(
+        "nesting-depth",
+        "error",
+        "load",
+        "The YAML nests more than 64 levels deep. A deck nests about five, so this is a "
+        "damaged or hostile file; it is rejected before a deep tree is built.",
+        "Look for runaway brackets; a real deck never comes near the limit.",
+        corpus="deep_nesting.yaml",
+    ),
+    Message(
+        "alias-expansion",
+        "error",
+        "load",
+        "The file's anchors (`&a`) and aliases (`*a`) expand into far more content than the "
+        'file\'s size justifies (a "billion laughs" file). The whole file is rejected.',
+        "Write the repeated content out instead of nesting aliases of aliases.",
+        corpus="alias_bomb.yaml",
+    ),
+    Message(
+        "too-many-errors",
+        "error",
+        "load",
+        "The file had 100 errors; checking stopped there and the whole file is left out. "
+        "The first 100 are still reported.",
+        "Fix the first few: one structural slip (a wrong indentation, a missing `- `) often "
+        "causes dozens of follow-on errors.",
+    ),
+    Message(
+        "empty-file",
+        "error",
+        "load",
+        "The file holds no YAML document at all (empty, or only comments).",
+        "Write a deck in it, or remove it from the bank folder.",
+        corpus="empty.yaml",
+    ),
+    Message(
+        "unsupported-tag",
+        "error",
+        "load",
+        "A value carries a YAML tag (`!!python/object`, `!!str`, `!custom`, ...). Bank files "
+        "are untrusted input: no tag is honoured, so none is allowed.",
+        "Remove the tag. To make a number a string, quote it instead of writing `!!str`.",
+        corpus="python_tag.yaml",
+    ),
+    Message(
+        "merge-key",
+        "error",
+        "load",
+        "A mapping uses the YAML 1.1 merge key `<<: *anchor`, which YAML 1.2 does not have.",
+        "Write the keys out in each question.",
+        corpus="merge_key.yaml",
+    ),
+    Message(
+        "duplicate-key",
+        "error",
+        "load",
+        "A key appears twice in one mapping (or an argument twice in `compute.args`). Other "
+        "YAML readers silently keep the last one; quizapp refuses to guess. The message names "
+        "the line of the first.",
+        "Delete one of the two, or merge them.",
+        corpus="duplicate_key.yaml",
+    ),
+    # -- the shape of a deck ---------------------------------------------------------------------
+    Message(
+        "unknown-key",
+        "error",
+        "load",
+        "A key that the format does not have at this place: a typo (the message suggests the "
+        "closest key), a key of another question type (`choices` on a flashcard), or a key "
+        "at the wrong level.",
+        "Use the suggested key, or move the key where it belongs; the field tables in this "
+        "guide list every key by place.",
+        corpus="unknown_key.yaml",
+    ),
+    Message(
+        "missing-key",
+        "error",
+        "load",
+        "A required key is absent: `deck` or `questions` at the top, one of the deck's "
+        "fields, a common question field, or a key the question's type requires (`choices`, "
+        "`answer`, `steps`, `back`).",
+        "Add the key the message names.",
+        corpus="missing_key.yaml",
+    ),
+    Message(
+        "wrong-type",
+        "error",
+        "load",
+        "A value has the wrong shape: a list where a mapping belongs, a number where text "
+        'belongs (`prompt: 42`), text where a number belongs (`value: "1,048,576"`), or '
+        "something other than true/false for a boolean.",
+        "Give the shape the message asks for. Quote text that YAML would read as a number "
+        "or boolean (`'1.0'`, `'true'`); write numbers without thousands separators "
+        "(`1048576` or `1_048_576`).",
+        corpus="wrong_type_prompt.yaml",
+    ),
+    Message(
+        "bad-value",
+        "error",
+        "load",
+        "A value has the right type but is not allowed: an unknown `type` or `difficulty` "
+        "(with a suggestion), an empty text, an empty `tags` or `questions` list, "
+        "`exam_weight` of 0 or less, a negative tolerance, `.nan` or `.inf`, an unsupported "
+        "`format`, or a trap equal to the answer. With evaluation on, lint also reports a "
+        "trap equal to the answer a `from:` computation gives.",
+        "Use one of the values the message lists, or a value in range. A trap that equals "
+        "the key is not a wrong answer: remove it or correct it.",
+        corpus="bad_difficulty.yaml",
+    ),
+    Message(
+        "bad-id",
+        "error",
+        "load",
+        "An id, topic, tag or compute name breaks its pattern: ids, topics and tags are "
+        "lowercase letters and digits joined by single `-`, `_` or `.` (at most 80 "
+        "characters); a compute name is a lowercase identifier such as `mha_params`.",
+        "Rewrite it in that form, e.g. `Multi Head` → `multi-head`. Never change the id of a "
+        "question students have reviewed: its history is keyed by the id.",
+        corpus="bad_id.yaml",
+    ),
+    Message(
+        "duplicate-id",
+        "error",
+        "load",
+        "Two questions share an id (in one file or across the bank), or two files declare "
+        "the same deck id. The first one keeps the id; the later one is left out.",
+        "Give the later question or deck a new id. Ids are global to the whole bank, so "
+        "prefixing them with the deck's topic (`mha-...`) avoids clashes.",
+        corpus="duplicate_id_in_file.yaml",
+    ),
+    # -- question types ------------------------------------------------------------------------
+    Message(
+        "choice-count",
+        "error",
+        "load",
+        "A `single_choice` or `multiple_choice` question has fewer than 2 or more than 9 "
+        "choices (the keys 1-9 pick them).",
+        "Give 2 to 9 choices; split a longer list into two questions.",
+        corpus="one_choice.yaml",
+    ),
+    Message(
+        "duplicate-choice",
+        "error",
+        "load",
+        "Two choices of one question read the same (ignoring case and spacing), so the "
+        "student cannot tell them apart.",
+        "Reword or remove one of them.",
+        corpus="duplicate_choice.yaml",
+    ),
+    Message(
+        "correct-count",
+        "error",
+        "load",
+        "A `single_choice` question does not have exactly one `correct: true` choice, or a "
+        "`multiple_choice` question has none.",
+        "Mark the right choice(s) `correct: true`; use `multiple_choice` when several are right.",
+        corpus="single_choice_two_correct.yaml",
+    ),
+    Message(
+        "bad-answer",
+        "error",
+        "load",
+        "A numeric `answer` gives both or neither of `value` and `from`, both `tolerance` and "
+        "`relative_tolerance`, or uses `from` in a question without a `compute` block.",
+        "Give exactly one of `value` and `from`, at most one tolerance, and a `compute` block "
+        "whenever the key comes `from` a computation.",
+        corpus="numeric_both_value_and_from.yaml",
+    ),
+    Message(
+        "ordering-steps",
+        "error",
+        "load",
+        "An `ordering` question has fewer than 2 or more than 9 steps, or two steps that read "
+        "the same (so more than one order would be right).",
+        "Give 2 to 9 distinct steps, written in the correct order.",
+        corpus="ordering_repeated_step.yaml",
+    ),
+    # -- parameterized questions (`vary:`) ------------------------------------------------------
+    Message(
+        "too-many-variants",
+        "error",
+        "load",
+        "A question's `vary:` lists allow more than 1,000 combinations (the product of their "
+        "lengths).",
+        "Shorten the lists, or split the question into several with narrower ranges.",
+    ),
+    Message(
+        "unknown-placeholder",
+        "error",
+        "load",
+        "A text uses a `{name}` placeholder that the question's `vary:` does not list (or the "
+        "question has no `vary:` at all).",
+        "Add the name under `vary:`, fix its spelling, or write literal braces as `{{` and `}}`.",
+    ),
+    Message(
+        "unused-vary",
+        "warning",
+        "load",
+        "A name listed under `vary:` is used by no text and no compute argument, so varying it "
+        "changes nothing the student sees.",
+        'Use it as `{name}` in a text or as `"{name}"` in `compute.args`, or remove it.',
+    ),
+    Message(
+        "variants-unchecked",
+        "warning",
+        "lint",
+        "The question has more variants than lint checks (64); only the first 64 were held "
+        "to the registry and evaluated.",
+        "Usually nothing: narrow the `vary:` lists if every variant must be checked.",
+    ),
+    # -- warnings --------------------------------------------------------------------------------
+    Message(
+        "no-compute",
+        "warning",
+        "load",
+        "The question has no `compute` block: no live computation backs its explanation. "
+        "The question still loads.",
+        "Add a `compute` block naming the computation that demonstrates the point (see "
+        "Computations), or accept the warning; `--strict` makes it an error.",
+        example=("  - id: q-no-compute\n    type: flashcard\n" + _COMMON + "    back: B\n"),
+    ),
+    Message(
+        "no-why",
+        "warning",
+        "load",
+        "A choice has no `why`, or a `true_false` question lacks `why_true` or `why_false`: "
+        "a student who picks that option is told only that it is wrong, not why.",
+        "Write a `why` for every option: why it is right, or which trap it is.",
+        example=(
+            "  - id: q-no-why\n    type: single_choice\n"
+            + _COMMON
+            + "    compute: {name: mha_params}\n"
+            + "    choices:\n"
+            + "      - {text: Right, correct: true, why: Because.}\n"
+            + "      - {text: Wrong}\n"
+        ),
+    ),
+    # -- checked by lint against the computation registry -----------------------------------
+    Message(
+        "unknown-computation",
+        "error",
+        "lint",
+        "`compute.name` is not a computation in the registry. The message suggests the "
+        "closest name.",
+        "Use a name from the Computations section below (or `quizapp compute --list`).",
+        example=(
+            "  - id: q-unknown-computation\n    type: flashcard\n"
+            + _COMMON
+            + "    back: B\n    compute: {name: mha_param}\n"
+        ),
+    ),
+    Message(
+        "bad-argument",
+        "error",
+        "lint",
+        "An argument in `compute.args` is not one the computation takes, has the wrong type, "
+        "is out of its bounds, is not one of its choices, or breaks a rule between arguments "
+        "(`d_model` divisible by `n_heads`). The message points at the argument's own line.",
+        "Check the computation's argument table in the Computations section; try the "
+        "arguments with `quizapp compute NAME key=value ...`.",
+        example=(
+            "  - id: q-bad-argument\n    type: flashcard\n"
+            + _COMMON
+            + "    back: B\n    compute: {name: mha_params, args: {d_model: 512, n_heads: 7}}\n"
+        ),
+    ),
+    Message(
+        "unknown-value",
+        "error",
+        "lint",
+        "A numeric answer's `from:` names a value the question's computation does not give.",
+        "Use one of the values the message lists (each computation's values are listed in the "
+        "Computations section).",
+        example=(
+            "  - id: q-unknown-value\n    type: numeric\n"
+            + _COMMON
+            + "    compute: {name: mha_params}\n    answer: {from: params_total}\n"
+        ),
+    ),
+    Message(
+        "computation-failed",
+        "error",
+        "eval",
+        "Lint ran the computation behind a `from:` answer and it raised an exception, so the "
+        "question has no key. The message gives the exception.",
+        "Run it yourself with `quizapp compute NAME key=value ...` (set `QUIZAPP_DEBUG=1` for "
+        "the traceback) and adjust the arguments; report it if the arguments are valid.",
+    ),
+    Message(
+        "bad-derived-answer",
+        "error",
+        "eval",
+        "The value a `from:` answer names is not a finite number (a boolean or a message, "
+        "say), so it cannot be a numeric key.",
+        "Name a numeric value of the computation, or ask a `true_false` question about a "
+        "boolean one.",
+        example=(
+            "  - id: q-bad-derived-answer\n    type: numeric\n"
+            + _COMMON
+            + "    compute: {name: positional_extrapolation}\n"
+            + "    answer: {from: learned_message}\n"
+        ),
+    ),
+)
+
+MESSAGES: dict[str, Message] = {message.code: message for message in CATALOGUE}
+
+__all__ = [
+    "CATALOGUE",
+    "CORPUS_DIR",
+    "EXAMPLE_DECK_HEADER",
+    "MESSAGES",
+    "Message",
+    "Severity",
+    "Stage",
+    "example_deck",
+]
