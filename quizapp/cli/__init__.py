@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quizapp import __version__
+from quizapp.cli.preview import add_preview_command, run_preview
 
 
 class _Parser(argparse.ArgumentParser):
@@ -139,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_app_options(stats, on_subcommand=True)
 
+    add_preview_command(commands, _Parser)
+
     commands.add_parser(
         "schema",
         help="print the JSON Schema of the bank format",
@@ -159,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_app(args, start="drill")
         if args.command == "stats":
             return _stats(args)
+        if args.command == "preview":
+            return run_preview(args)
         if args.command == "exam":
             if args.questions < 1:
                 return _usage_error(f"--questions must be at least 1, not {args.questions}")
@@ -265,6 +270,7 @@ def _run_app(
 
     options = AppOptions(
         db_path=Path(args.db) if args.db else default_db_path(),
+        bank_paths=tuple(Path(p) for p in paths),
         settings=settings,
         start=start,
         exam=exam or {},

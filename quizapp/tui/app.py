@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from quizapp.bank.grading import Grade
     from quizapp.srs.config import Settings
     from quizapp.srs.store import ReviewStore
+    from quizapp.tui.reload import BankWatcher, PreviewTarget, Reload
 
 # Measured from the moment this module is imported: close enough to process start for
 # the start-up log line, and it costs nothing.
@@ -39,6 +40,11 @@ class AppOptions:
     shuffle: bool = True
     seed: int | None = None
     warm_up: bool = True  # tests may turn the torch warm-up off
+    # The files and folders the bank was loaded from: watched, and reloaded as they are saved.
+    bank_paths: tuple[Path, ...] = ()
+    watch: bool = True  # live reload (needs bank_paths)
+    watch_interval: float = 0.4  # seconds between looks at the files
+    preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
 
 
 class QuizApp(App[None]):
@@ -49,6 +55,7 @@ class QuizApp(App[None]):
         Binding("q", "quit", "Quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("question_mark", "help", "Keys"),
+        Binding("ctrl+r", "restart_preview", "Restart preview"),  # preview mode only
     ]
 
     def __init__(self, bank: Bank, options: AppOptions = AppOptions()) -> None:
@@ -60,6 +67,7 @@ class QuizApp(App[None]):
         self._answer_log: list[int | None] = []  # review ids this app wrote, for undo
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
+        self.watcher: BankWatcher | None = None
         if options.theme:
             self.theme = options.theme
 
@@ -81,10 +89,13 @@ class QuizApp(App[None]):
         if self.options.warm_up:
             self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
         self._open_history()
+        self._start_watching()
         if self.options.start == "drill":
             self.start_drill()
         elif self.options.start == "exam":
             self.start_exam(**self.options.exam)
+        elif self.options.start == "preview":
+            self.start_preview()
 
     @property
     def settings(self) -> Settings:
@@ -118,6 +129,82 @@ class QuizApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.show_counts(self.deck_counts())
+
+    # -- live reload --------------------------------------------------------------------------
+
+    def _start_watching(self) -> None:
+        if not (self.options.watch and self.options.bank_paths):
+            return
+        from quizapp.tui.reload import BankWatcher
+
+        # Only stats the files: nothing is parsed until one changes.
+        self.watcher = BankWatcher.start(self.options.bank_paths, self.bank)
+        self.set_interval(self.options.watch_interval, self._poll_bank_files, name="bank watch")
+
+    def _poll_bank_files(self) -> None:
+        if self.watcher is None:
+            return
+        try:
+            change = self.watcher.poll()
+        except Exception as exc:  # never let a watcher bug take the app (and a session) down
+            self.watcher = None
+            self.notify(
+                f"Live reload stopped: {type(exc).__name__}: {exc}",
+                title="Bank files",
+                severity="error",
+                timeout=15,
+                markup=False,
+            )
+            return
+        if change is not None:
+            self.replace_bank(change.bank)
+            self._announce(change)
+
+    def replace_bank(self, bank: Bank) -> None:
+        """Swap in a new bank. New sessions use it; a session in progress keeps its questions."""
+        from quizapp.tui.screens.home import HomeScreen
+
+        self.bank = bank
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_bank(bank)
+        self.refresh_home()
+
+    def _announce(self, change: Reload) -> None:
+        from quizapp.tui.reload import located
+
+        hint = " · ctrl+r restarts the preview with it" if self.options.preview else ""
+        for verb, decks in (("Reloaded", change.reloaded), ("Loaded new", change.added)):
+            for deck in decks:
+                self.notify(
+                    f"{verb} deck {deck.title} ({change.size_of(deck)} questions){hint}",
+                    title="Bank files",
+                    timeout=5,
+                    markup=False,
+                )
+        for deck in change.removed:
+            self.notify(
+                f"Removed deck {deck.title}: its file is gone",
+                title="Bank files",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+        if change.problems:
+            lines = [located(d) for d in change.problems[:5]]
+            if len(change.problems) > 5:
+                lines.append(f"… and {len(change.problems) - 5} more")
+            if change.kept:
+                lines.append("The last good version stays in use.")
+            self.notify(
+                "\n".join(lines),
+                title="Bank problems",
+                severity="error",
+                timeout=12,
+                markup=False,
+            )
+        for path in change.cleared:
+            self.notify(f"Problems fixed: {path}", title="Bank files", timeout=4, markup=False)
 
     def deck_counts(self) -> dict[str, tuple[int, int]]:
         """Per deck id: (due now, never seen). Empty without a history."""
@@ -172,6 +259,59 @@ class QuizApp(App[None]):
             else:
                 title = "All decks"
         self.push_screen(QuizScreen(QuizSession.start(pool, options, title), self.lab))
+
+    def start_preview(
+        self, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
+    ) -> None:
+        """A session on just these questions (ids) and files, in order, unshuffled.
+
+        Defaults to the targets the app was started with; `from_id` starts at that question.
+        """
+        from quizapp.tui.reload import located, preview_questions, problems_in
+
+        targets = tuple(targets) or self.options.preview
+        questions, missing = preview_questions(self.bank, targets)
+        problems = problems_in(self.bank, targets)
+        if problems:
+            lines = [located(d) for d in problems[:5]]
+            if len(problems) > 5:
+                lines.append(f"… and {len(problems) - 5} more")
+            self.notify(
+                "\n".join(lines), title="Bank problems", severity="error", timeout=12, markup=False
+            )
+        if missing:
+            self.notify(
+                "Nothing to preview in: " + ", ".join(map(str, missing)),
+                title="Preview",
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
+        ids = [q.id for q in questions]
+        if from_id in ids:
+            questions = questions[ids.index(from_id) :]
+        # Not recorded: a preview app has no history (AppOptions(db_path=None)).
+        self.start_session(
+            questions=questions, length=len(questions) or None, shuffle=False, title="Preview"
+        )
+
+    async def action_restart_preview(self) -> None:
+        """Start the preview again on the bank as it now stands, at the question on screen."""
+        from quizapp.tui.screens.home import HomeScreen
+        from quizapp.tui.screens.quiz import QuizScreen
+
+        if not any(isinstance(s, HomeScreen) for s in self.screen_stack):
+            return
+        quiz = next((s for s in reversed(self.screen_stack) if isinstance(s, QuizScreen)), None)
+        current = quiz.question if quiz is not None else None
+        while not isinstance(self.screen, HomeScreen):
+            await self.pop_screen()
+        self.start_preview(from_id=current.id if current is not None else None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "restart_preview":
+            return bool(self.options.preview)
+        return True
 
     def on_answer(
         self, question: Question, grade: Grade, seconds: float, kind: str = "quiz"

@@ -52,13 +52,16 @@ class HomeScreen(Screen[None]):
                     yield Label("Shuffle", classes="option-label")
                     yield Switch(value=self.initial_shuffle, id="shuffle")
                 yield Static(self._help_text(), id="home-help")
-                if self.bank.errors:
-                    yield Label(
-                        f"Problems in bank files ({len(self.bank.errors)})",
-                        classes="pane-title problem-title",
-                    )
-                    yield Static(self._problems_text(), id="problems")
+                # Always there, hidden while there is nothing to say: live reload can fill it.
+                yield Label(
+                    self._problems_title(), id="problems-title", classes="pane-title problem-title"
+                )
+                # Not markup: YAML messages quote brackets, and codes look like tags.
+                yield Static(self._problems_text(), id="problems", markup=False)
         yield Footer()
+
+    def _problems_title(self) -> str:
+        return f"Problems in bank files ({len(self.bank.errors)})"
 
     def _help_text(self) -> str:
         return (
@@ -76,7 +79,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "quizapp"
-        self.sub_title = f"{len(self.bank.questions)} questions in {len(self.bank.decks)} decks"
+        self._show_problems()
         table = self.query_one("#decks", DataTable)
         # Counts come first so they survive a narrow terminal; long titles get the rest. Due and
         # new stay blank until the review history is open (just after the first frame).
@@ -91,6 +94,22 @@ class HomeScreen(Screen[None]):
                 severity="warning",
                 timeout=8,
             )
+
+    def show_bank(self, bank: Bank) -> None:
+        """A reloaded bank: its decks, its question counts and its problems."""
+        self.bank = bank
+        if self.is_mounted:
+            self._show_problems()
+            self._fill_rows()
+
+    def _show_problems(self) -> None:
+        self.sub_title = f"{len(self.bank.questions)} questions in {len(self.bank.decks)} decks"
+        errors = bool(self.bank.errors)
+        title = self.query_one("#problems-title", Label)
+        problems = self.query_one("#problems", Static)
+        title.update(self._problems_title())
+        problems.update(self._problems_text())
+        title.display = problems.display = errors
 
     def show_counts(self, counts: dict[str, tuple[int, int]]) -> None:
         self._counts = counts
