@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quizapp import __version__
+from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.preview import add_preview_command, run_preview
 
 
@@ -141,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_app_options(stats, on_subcommand=True)
 
     add_preview_command(commands, _Parser)
+    add_authoring_commands(commands, _Parser)
 
     commands.add_parser(
         "schema",
@@ -164,6 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _stats(args)
         if args.command == "preview":
             return run_preview(args)
+        if args.command in AUTHORING_COMMANDS:
+            return run_authoring(args)
         if args.command == "exam":
             if args.questions < 1:
                 return _usage_error(f"--questions must be at least 1, not {args.questions}")

@@ -56,7 +56,10 @@ class Arg:
                 return value.lower() in ("yes", "true")
             raise ArgumentError(f"{name} must be true or false, not {value!r}", name)
         if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            whole = isinstance(value, int) or (
+                isinstance(value, float) and math.isfinite(value) and value.is_integer()
+            )
+            if isinstance(value, bool) or not whole:
                 raise ArgumentError(f"{name} must be a whole number, not {value!r}", name)
             value = int(value)
         elif self.kind == "float":

@@ -34,6 +34,8 @@ def test_unknown_name_suggests_the_closest() -> None:
         ("mha_params", {"d_model": 0}, "d_model", "at least 2"),
         ("mha_params", {"n_heads": 2.5}, "n_heads", "whole number"),
         ("mha_params", {"n_heads": True}, "n_heads", "whole number"),
+        ("mha_params", {"d_model": float("inf")}, "d_model", "whole number"),
+        ("mha_params", {"d_model": float("nan")}, "d_model", "whole number"),
         ("mha_params", {"bias": "maybe"}, "bias", "true or false"),
         ("mha_params", {"n_head": 4}, "n_head", "did you mean 'n_heads'"),
         ("variance_drift", {"n_layers": 10_000}, "n_layers", "at most 64"),

@@ -1,0 +1,358 @@
+"""The authoring subcommands: `quizapp new`, `quizapp import` and `quizapp export`.
+
+Wired into the main parser by `add_authoring_commands(commands, _Parser)`; `run_authoring`
+runs whichever of them was parsed. Usage problems print one line
+(`quizapp <cmd>: error: ...`) and exit 2; nothing here prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+
+AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
+_TYPES = ("single_choice", "multiple_choice", "true_false", "numeric", "ordering", "flashcard")
+
+_NEW_EPILOG = """\
+Without --deck the template is printed, indented to paste under a deck's `questions:`.
+With --deck FILE it is appended to FILE's `questions:` list (which must end the file, as
+in the bundled decks); the result is loaded before it replaces FILE, and FILE is left
+untouched if anything is wrong. The id, `<deck topic>-new-<type>-<N>` unless --id is given,
+is unique across FILE, the bundled bank and any --bank paths.
+"""
+
+_EXPORT_EPILOG = """\
+csv    one row per question, in the columns `quizapp import` reads (see
+       `quizapp import --help`), so an export imports back to the same questions.
+json   a list of question objects; every object has every key of its type (null when
+       absent): id, type, deck, topic, difficulty, tags, source, prompt, explanation,
+       compute, vary, and choices+shuffle | answer+why_true+why_false |
+       answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
+anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
+       the question's tags. Deck ids, the note type and note guids are stable, so
+       importing a re-export into Anki updates the notes instead of duplicating them.
+
+Questions with errors are left out and reported on stderr (exit 1).
+"""
+
+# Stands in for the column table until `quizapp import --help` is actually shown, so that
+# building the parser (every quizapp run) does not import the importer and PyYAML.
+_COLUMNS_EPILOG = "<the CSV columns>"
+# Kept equal to quizapp.authoring.csv_import.DEFAULT_DOMAIN / DEFAULT_WEIGHT by a test.
+DEFAULT_DOMAIN_HELP = "General"
+DEFAULT_WEIGHT_HELP = "0.1"
+
+
+class _ImportHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    def add_text(self, text: str | None) -> None:
+        if text == _COLUMNS_EPILOG:
+            from quizapp.authoring.csv_import import COLUMN_HELP
+
+            text = "columns (* = required):\n\n" + COLUMN_HELP.split("\n", 1)[1]
+        super().add_text(text)
+
+
+def add_authoring_commands(
+    subparsers: argparse._SubParsersAction, parser_class: type[argparse.ArgumentParser]
+) -> None:
+    """Register `new`, `import` and `export` on the main parser's subcommands."""
+    raw = argparse.RawDescriptionHelpFormatter
+    new = subparsers.add_parser(
+        "new",
+        help="write a template question",
+        description="Write a commented template question of the given type: printed, or "
+        "appended to a deck file.",
+        epilog=_NEW_EPILOG,
+        formatter_class=raw,
+    )
+    new.add_argument("--type", required=True, choices=_TYPES, help="the question type")
+    new.add_argument("--deck", metavar="FILE", help="append to this deck file")
+    new.add_argument("--id", metavar="ID", help="the new question's id (default: generated)")
+    _add_bank_options(new, "ids must be unique across")
+
+    imp = subparsers.add_parser(
+        "import",
+        help="turn a CSV of questions into a deck file",
+        description=(
+            "Turn a CSV (UTF-8, comma-separated, with a header row) into a deck file.\n"
+            "Every row is checked by quizapp's own loader and lint: a rejected row is reported\n"
+            "as FILE.csv:LINE: reason and left out, the other rows are written, and the exit\n"
+            "code is 1. Unusable input (not UTF-8, no header, unknown or missing columns) exits\n"
+            "2 and writes nothing."
+        ),
+        epilog=_COLUMNS_EPILOG,
+        formatter_class=_ImportHelpFormatter,
+    )
+    imp.add_argument("csv", metavar="FILE.csv", help="the CSV file")
+    imp.add_argument("--out", metavar="FILE.yaml", help="write the deck here (default: stdout)")
+    imp.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    imp.add_argument(
+        "--deck-id", metavar="ID", help="the deck id (default: from the CSV's file name)"
+    )
+    imp.add_argument("--title", metavar="T", help="the deck title (default: from the file name)")
+    imp.add_argument("--topic", metavar="T", help="the deck's topic (default: the deck id)")
+    imp.add_argument(
+        "--domain", metavar="D", help=f"the exam domain (default: {DEFAULT_DOMAIN_HELP!r})"
+    )
+    imp.add_argument(
+        "--weight",
+        type=float,
+        metavar="W",
+        help=f"the deck's exam weight, > 0 (default {DEFAULT_WEIGHT_HELP}; the bundled decks sum to 1)",
+    )
+    _add_bank_options(imp, "question and deck ids must be unique across")
+
+    export = subparsers.add_parser(
+        "export",
+        help="export questions as CSV, JSON or an Anki package",
+        description="Export bank files and folders (default: the bundled bank).",
+        epilog=_EXPORT_EPILOG,
+        formatter_class=raw,
+    )
+    export.add_argument("--format", required=True, choices=["csv", "json", "anki"])
+    export.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled bank)"
+    )
+    export.add_argument(
+        "--out", metavar="FILE", help="write here (default: stdout; required for anki)"
+    )
+    export.add_argument(
+        "--no-eval",
+        action="store_true",
+        help="anki: do not run computations for keys written as `from:` (no torch import)",
+    )
+
+
+def _add_bank_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--bank",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help=f"a bank file or folder the questions will join ({what} it; repeatable)",
+    )
+    parser.add_argument(
+        "--no-default-bank",
+        action="store_true",
+        help="do not hold ids to the bundled bank",
+    )
+
+
+def run_authoring(args: argparse.Namespace) -> int:
+    """Run `new`, `import` or `export`. Returns the exit code."""
+    command = args.command
+    try:
+        if command == "new":
+            return _new(args)
+        if command == "import":
+            return _import(args)
+        if command == "export":
+            return _export(args)
+        return _error(command, f"unknown command {command!r}")
+    except OSError as exc:
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        return _fail(command, f"cannot write or read{where}: {exc.strerror or exc}")
+
+
+def _error(command: str, message: str) -> int:
+    """A usage problem: one line, exit 2."""
+    print(f"quizapp {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _fail(command: str, message: str) -> int:
+    """A failure that is not the user's syntax: one line, exit 1."""
+    print(f"quizapp {command}: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _reference_paths(args: argparse.Namespace) -> list[Path] | str:
+    """The bank the new questions join: bundled + --bank. A string is a usage error."""
+    from quizapp.bank import bundled_bank_path
+
+    paths = [Path(p) for p in args.bank]
+    for path in paths:
+        if not path.exists():
+            return f"--bank {path}: no such file or folder"
+    if not args.no_default_bank:
+        with contextlib.suppress(FileNotFoundError):
+            paths.insert(0, bundled_bank_path())
+    return paths
+
+
+# -- new --------------------------------------------------------------------------------------
+
+
+def _new(args: argparse.Namespace) -> int:
+    from quizapp.authoring.new import (
+        NewQuestionError,
+        append_question,
+        check_id,
+        collect_ids,
+        new_id,
+        template,
+    )
+
+    references = _reference_paths(args)
+    if isinstance(references, str):
+        return _error("new", references)
+    try:
+        if args.deck is None:
+            taken, _ = collect_ids(references)
+            if args.id is not None:
+                check_id(args.id, taken)
+            qid = args.id or new_id("", args.type, taken)
+            sys.stdout.write(template(args.type, qid))
+            return 0
+        deck = Path(args.deck)
+        if not deck.is_file():
+            return _error("new", f"--deck {deck}: no such file")
+        others = [p for p in references if p.resolve() != deck.resolve()]
+        added = append_question(deck, args.type, qid=args.id, reference_paths=others)
+    except NewQuestionError as exc:
+        return _error("new", str(exc))
+    print(f"{added.path}:{added.line}: added {args.type} question '{added.id}'")
+    return 0
+
+
+# -- import -----------------------------------------------------------------------------------
+
+
+def _import(args: argparse.Namespace) -> int:
+    from quizapp.authoring.csv_import import (
+        CsvInputError,
+        default_deck_info,
+        import_csv,
+        read_csv_text,
+    )
+    from quizapp.authoring.export import write_text
+    from quizapp.authoring.new import collect_ids
+
+    source = Path(args.csv)
+    if not source.is_file():
+        return _error("import", f"{source}: no such file")
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.exists() and not args.force:
+            return _error("import", f"--out {out} exists; add --force to overwrite it")
+        if out.is_dir():
+            return _error("import", f"--out {out} is a folder")
+        if not out.parent.exists():
+            return _error("import", f"--out {out}: no such folder {out.parent}")
+    references = _reference_paths(args)
+    if isinstance(references, str):
+        return _error("import", references)
+    if out is not None and out.exists():
+        # The file being replaced does not count against the new questions.
+        references = _without(references, out)
+    taken_ids, taken_decks = collect_ids(references)
+    deck = default_deck_info(
+        source,
+        deck_id=args.deck_id,
+        title=args.title,
+        topic=args.topic,
+        domain=args.domain,
+        weight=args.weight,
+    )
+    try:
+        text = read_csv_text(source)
+        result = import_csv(
+            text,
+            deck=deck,
+            path=str(args.csv),
+            taken_ids=taken_ids,
+            taken_decks=taken_decks,
+        )
+    except CsvInputError as exc:
+        return _error("import", str(exc))
+    for problem in result.problems:
+        print(problem.format(str(args.csv)), file=sys.stderr)
+    if result.text is None:
+        if not result.rows:
+            return _error("import", f"{args.csv} has a header but no rows")
+        print(
+            f"quizapp import: no question imported; {len(result.problems)} row(s) rejected",
+            file=sys.stderr,
+        )
+        return 1
+    if out is None:
+        sys.stdout.write(result.text)
+    else:
+        write_text(out, result.text)
+    where = f" to {out}" if out is not None else ""
+    rejected = f"; {len(result.problems)} row(s) rejected" if result.problems else ""
+    print(
+        f"quizapp import: {len(result.imported)} question(s) imported{where}{rejected}",
+        file=sys.stderr,
+    )
+    return 1 if result.problems else 0
+
+
+def _without(paths: list[Path], excluded: Path) -> list[Path]:
+    """`paths` with the file `excluded` taken out (folders expanded when they hold it)."""
+    from quizapp.bank.discovery import discover
+
+    gone = excluded.resolve()
+    kept: list[Path] = []
+    for path in paths:
+        if path.is_dir() and gone.is_relative_to(path.resolve()):
+            files, _ = discover([path])
+            kept.extend(f for f in files if f.resolve() != gone)
+        elif path.resolve() != gone:
+            kept.append(path)
+    return kept
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+def _export(args: argparse.Namespace) -> int:
+    from quizapp.bank import bundled_bank_path, load_bank
+
+    for path in args.paths:
+        if not Path(path).exists():
+            return _error("export", f"{path}: no such file or folder")
+    if args.format == "anki":
+        if not args.out:
+            return _error("export", "--format anki writes a file: give --out FILE.apkg")
+        try:
+            import genanki  # noqa: F401
+        except ImportError:
+            return _fail("export", "--format anki needs genanki (pip install genanki)")
+    out = Path(args.out) if args.out else None
+    if out is not None and out.is_dir():
+        return _error("export", f"--out {out} is a folder")
+    if out is not None and not out.parent.exists():
+        return _error("export", f"--out {out}: no such folder {out.parent}")
+
+    bank = load_bank(args.paths or [bundled_bank_path()])
+    for problem in bank.errors:
+        print(problem.format(), file=sys.stderr)
+    if not bank.questions:
+        return _fail("export", "no questions loaded")
+
+    from quizapp.authoring import export as ex
+
+    questions = ex.bank_questions(bank)
+    if args.format == "anki":
+        assert out is not None
+        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval)
+        summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {out}"
+    else:
+        text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            ex.write_text(out, text)
+        summary = f"{len(questions)} question(s) exported" + (f" to {out}" if out else "")
+    if bank.errors:
+        print(
+            f"quizapp export: {summary}; {len(bank.errors)} error(s): questions with errors "
+            "are left out (see quizapp lint)",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"quizapp export: {summary}", file=sys.stderr)
+    return 0

@@ -1,0 +1,218 @@
+"""`quizapp new`: template questions that load, appended without ever corrupting a deck."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+import pytest
+
+from quizapp.authoring.lint import lint
+from quizapp.authoring.new import append_question, new_id, template
+from quizapp.bank import QuestionType, bundled_bank_path, load_file
+from quizapp.cli import build_parser, main
+from quizapp.cli.authoring import add_authoring_commands, run_authoring
+
+TYPES = [t.value for t in QuestionType]
+HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
+CARD = (
+    "  - id: existing\n    type: flashcard\n    prompt: P\n    explanation: E\n"
+    "    difficulty: easy\n    tags: [t]\n    back: B\n"
+)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run a quizapp command in-process: (exit code, stdout, stderr)."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    try:
+        if "new" in commands.choices:
+            code = main(list(argv))
+        else:  # until build_parser registers the authoring commands itself
+            add_authoring_commands(commands, type(parser))
+            code = run_authoring(parser.parse_args(list(argv)))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return int(code or 0), out, err
+
+
+def lint_problems(path: Path) -> tuple[list[str], list[str]]:
+    report = lint([path], evaluate=False)
+    errors = [d.format() for d in report.diagnostics if d.severity == "error"]
+    warnings = [d.code for d in report.diagnostics if d.severity == "warning"]
+    return errors, warnings
+
+
+@pytest.mark.parametrize("qtype", TYPES)
+def test_the_printed_template_loads_and_lints_clean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, qtype: str
+) -> None:
+    code, stdout, stderr = cli(capsys, "new", "--type", qtype)
+    assert code == 0, stderr
+    assert f"  - id: new-{qtype.replace('_', '-')}-1\n" in stdout
+    path = tmp_path / "deck.yaml"
+    path.write_text(HEADER + stdout)
+    errors, warnings = lint_problems(path)
+    assert errors == []
+    assert warnings == ["no-compute"]  # the compute block is a commented example
+    deck, _ = load_file(path)
+    assert deck is not None and deck.questions[0].type.value == qtype
+
+
+@pytest.mark.parametrize("qtype", TYPES)
+def test_the_commented_compute_example_is_valid_once_uncommented(
+    tmp_path: Path, qtype: str
+) -> None:
+    text = template(qtype, "q")
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("# compute:"))
+    for i in range(start, start + 3):
+        lines[i] = lines[i].replace("# ", "", 1)
+    path = tmp_path / "deck.yaml"
+    path.write_text(HEADER + "\n".join(lines) + "\n")
+    errors, warnings = lint_problems(path)
+    assert errors == [] and warnings == []
+
+
+def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = bundled_bank_path() / "positional-encoding.yaml"
+    deck_file = tmp_path / source.name
+    shutil.copyfile(source, deck_file)
+    original = deck_file.read_bytes()
+    before, _ = load_file(deck_file)
+    assert before is not None
+    for qtype in TYPES:
+        code, stdout, stderr = cli(capsys, "new", "--type", qtype, "--deck", str(deck_file))
+        assert code == 0, stderr
+        qid = f"{before.topic}-new-{qtype.replace('_', '-')}-1"
+        line = int(stdout.split(":")[1])
+        assert stdout == f"{deck_file}:{line}: added {qtype} question '{qid}'\n"
+        assert deck_file.read_text(encoding="utf-8").splitlines()[line - 1].endswith(f"- id: {qid}")
+    assert deck_file.read_bytes().startswith(original)  # nothing before the end was touched
+    errors, warnings = lint_problems(deck_file)
+    assert errors == []
+    assert set(warnings) <= {"no-compute", "no-why"}
+    after, _ = load_file(deck_file)
+    assert after is not None
+    assert len(after.questions) == len(before.questions) + len(TYPES)
+    assert [q.type.value for q in after.questions[-len(TYPES) :]] == TYPES
+    assert list(tmp_path.iterdir()) == [deck_file]  # no temporary file left behind
+
+
+def test_ids_are_unique_across_the_file_and_the_bank(tmp_path: Path) -> None:
+    deck_file = tmp_path / "deck.yaml"
+    deck_file.write_text(HEADER + CARD)
+    other = tmp_path / "other.yaml"
+    other.write_text(
+        HEADER.replace("id: d,", "id: other,") + CARD.replace("existing", "t-new-flashcard-1")
+    )
+    first = append_question(deck_file, "flashcard", reference_paths=[other])
+    second = append_question(deck_file, "flashcard", reference_paths=[other])
+    assert (first.id, second.id) == ("t-new-flashcard-2", "t-new-flashcard-3")
+    assert new_id("x" * 100, "multiple_choice", set()).endswith("-new-multiple-choice-1")
+    assert len(new_id("x" * 100, "multiple_choice", set())) <= 80
+
+
+def test_an_explicit_id_is_checked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deck_file = tmp_path / "deck.yaml"
+    deck_file.write_text(HEADER + CARD)
+    original = deck_file.read_bytes()
+    code, _, stderr = cli(
+        capsys, "new", "--type", "numeric", "--deck", str(deck_file), "--id", "existing"
+    )
+    assert code == 2 and "--id 'existing' is already used in" in stderr
+    code, _, stderr = cli(
+        capsys, "new", "--type", "numeric", "--deck", str(deck_file), "--id", "Bad Id"
+    )
+    assert code == 2 and "must be lowercase" in stderr
+    code, _, stderr = cli(capsys, "new", "--type", "numeric", "--id", "mha-purpose-subspaces")
+    assert code == 2 and "already used" in stderr  # the bundled bank counts
+    assert deck_file.read_bytes() == original
+    code, stdout, _ = cli(
+        capsys, "new", "--type", "numeric", "--deck", str(deck_file), "--id", "mine"
+    )
+    assert code == 0 and "'mine'" in stdout
+
+
+NOT_DECKS = {
+    "no-questions": "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\n",
+    "not-a-mapping": "- just\n- a list\n",
+    "plain-text": "Dear students,\nsee you Monday.\n",
+    "broken-yaml": HEADER + "  - id: [unclosed\n",
+    "questions-not-last": "questions:\n"
+    + CARD
+    + "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\n",
+    "flow-questions": "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions: []\n",
+    "bad-deck": "deck: {id: d}\nquestions:\n" + CARD,
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_DECKS))
+def test_new_refuses_a_file_that_is_not_a_deck_and_leaves_it_byte_identical(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(NOT_DECKS[name])
+    original = path.read_bytes()
+    code, stdout, stderr = cli(capsys, "new", "--type", "single_choice", "--deck", str(path))
+    assert code == 2
+    assert stdout == ""
+    assert stderr.startswith("quizapp new: error: ") and stderr.count("\n") == 1
+    assert path.read_bytes() == original
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_new_refuses_a_missing_deck_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, stderr = cli(capsys, "new", "--type", "flashcard", "--deck", str(tmp_path / "x.yaml"))
+    assert code == 2 and "no such file" in stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("no-trailing-newline", HEADER + CARD.rstrip("\n")),
+        ("indentless-list", HEADER + CARD.replace("\n    ", "\n  ").replace("  - id", "- id")),
+        ("empty-list", HEADER),
+        ("trailing-comment", HEADER + CARD + "# end of the deck\n"),
+        ("crlf", (HEADER + CARD).replace("\n", "\r\n")),
+        ("bom", "\ufeff" + HEADER + CARD),
+    ],
+)
+def test_new_appends_to_the_shapes_a_deck_file_takes(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / "deck.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    added = append_question(path, "ordering")
+    deck, diagnostics = load_file(path)
+    assert deck is not None, diagnostics
+    assert deck.questions[-1].id == added.id == "t-new-ordering-1"
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    content = path.read_bytes()
+    assert content.startswith(text.encode("utf-8").rstrip(b"\r\n"))
+    if name == "crlf":
+        assert b"\n" not in content.replace(b"\r\n", b"")
+
+
+def test_a_keep_block_at_the_end_is_not_changed_by_the_append(tmp_path: Path) -> None:
+    # `|+` keeps trailing blank lines: a blank separator line would join the last answer.
+    path = tmp_path / "deck.yaml"
+    path.write_text(HEADER + CARD.replace("    back: B\n", "    back: |+\n      B\n"))
+    append_question(path, "flashcard")
+    deck, _ = load_file(path)
+    assert deck is not None
+    assert deck.questions[0].back == "B\n"
+    assert len(deck.questions) == 2
+
+
+def test_the_file_keeps_its_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "deck.yaml"
+    path.write_text(HEADER + CARD)
+    path.chmod(0o640)
+    append_question(path, "true_false")
+    assert path.stat().st_mode & 0o777 == 0o640
