@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.discovery import discover, file_problem
-from quizapp.bank.model import Bank, Deck, Question
+from quizapp.bank.model import Bank, Deck
 from quizapp.bank.validate import EXPANSION_MESSAGE, FileValidator, TooMuchWork
 from quizapp.bank.yaml12 import NestingTooDeep, compose, expanded_size
 
@@ -22,45 +22,7 @@ MIN_VISIT_BUDGET = 200_000
 
 def load_bank(paths: Iterable[str | Path]) -> Bank:
     files, problems = discover(paths)
-    bank = Bank(diagnostics=problems)
-    seen_questions: dict[str, Question] = {}
-    seen_decks: dict[str, Deck] = {}
-    for path in files:
-        deck, diagnostics = load_file(path)
-        bank.files.append(str(path))
-        bank.diagnostics.extend(diagnostics)
-        if deck is None:
-            continue
-        if deck.id in seen_decks:
-            bank.diagnostics.append(
-                file_problem(
-                    path,
-                    "duplicate-id",
-                    f"deck id '{deck.id}' is already used by {seen_decks[deck.id].path}",
-                )
-            )
-            continue
-        kept: list[Question] = []
-        for question in deck.questions:
-            first = seen_questions.get(question.id)
-            if first is not None:
-                loc = question.location
-                bank.diagnostics.append(
-                    Diagnostic(
-                        loc.path,
-                        loc.line,
-                        loc.column,
-                        "error",
-                        "duplicate-id",
-                        f"duplicate question id '{question.id}' (first defined at {first.location})",
-                    )
-                )
-                continue
-            seen_questions[question.id] = question
-            kept.append(question)
-        seen_decks[deck.id] = deck
-        bank.decks.append(_with_questions(deck, kept))
-    return bank
+    return Bank.combine(((str(path), *load_file(path)) for path in files), problems)
 
 
 def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
@@ -149,14 +111,3 @@ def _line_col(text: str, position: int) -> tuple[int, int]:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def _with_questions(deck: Deck, questions: list[Question]) -> Deck:
-    from dataclasses import replace
-
-    return replace(deck, questions=tuple(questions))
-
-
-def iter_questions(bank: Bank) -> Iterator[Question]:
-    for deck in bank.decks:
-        yield from deck.questions

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from quizapp.bank.diagnostics import Diagnostic
@@ -167,3 +167,46 @@ class Bank:
 
     def deck(self, deck_id: str) -> Deck | None:
         return next((d for d in self.decks if d.id == deck_id), None)
+
+    @classmethod
+    def combine(
+        cls,
+        files: Iterable[tuple[str, Deck | None, list[Diagnostic]]],
+        problems: Iterable[Diagnostic] = (),
+    ) -> Bank:
+        """One bank from each file's deck (None for a file that did not load) and diagnostics.
+
+        Ids are unique across the whole bank: a deck or question whose id an earlier file
+        already used is left out and reported where it stands.
+        """
+        bank = cls(diagnostics=list(problems))
+        seen_questions: dict[str, Question] = {}
+        seen_decks: dict[str, Deck] = {}
+        for path, deck, diagnostics in files:
+            bank.files.append(path)
+            bank.diagnostics.extend(diagnostics)
+            if deck is None:
+                continue
+            if deck.id in seen_decks:
+                message = f"deck id '{deck.id}' is already used by {seen_decks[deck.id].path}"
+                bank.diagnostics.append(Diagnostic(path, 1, 1, "error", "duplicate-id", message))
+                continue
+            kept: list[Question] = []
+            for question in deck.questions:
+                first = seen_questions.get(question.id)
+                if first is None:
+                    seen_questions[question.id] = question
+                    kept.append(question)
+                    continue
+                loc = question.location
+                message = (
+                    f"duplicate question id '{question.id}' (first defined at {first.location})"
+                )
+                bank.diagnostics.append(
+                    Diagnostic(loc.path, loc.line, loc.column, "error", "duplicate-id", message)
+                )
+            seen_decks[deck.id] = deck
+            if len(kept) != len(deck.questions):
+                deck = replace(deck, questions=tuple(kept))
+            bank.decks.append(deck)
+        return bank

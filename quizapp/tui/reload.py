@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from quizapp.bank.diagnostics import Diagnostic
-from quizapp.bank.discovery import BANK_SUFFIXES, discover, file_problem
+from quizapp.bank.discovery import BANK_SUFFIXES, discover
 from quizapp.bank.model import Bank, Deck, Question
 
 Stamp = tuple[int, int] | None  # (size, mtime_ns); None: the file could not be read
@@ -134,49 +134,11 @@ class BankWatcher:
 
     def _rebuild(self) -> Bank:
         """The bank from each file's deck in use, exactly as `load_bank` combines files."""
-        bank = Bank(diagnostics=list(self._problems))
-        seen_questions: dict[str, Question] = {}
-        seen_decks: dict[str, Deck] = {}
-        for path in self._order:
-            state = self._files[path]
-            bank.files.append(str(path))
-            bank.diagnostics.extend(state.diagnostics)
-            deck = state.deck
-            if deck is None:
-                continue
-            if deck.id in seen_decks:
-                bank.diagnostics.append(
-                    file_problem(
-                        path,
-                        "duplicate-id",
-                        f"deck id '{deck.id}' is already used by {seen_decks[deck.id].path}",
-                    )
-                )
-                continue
-            kept: list[Question] = []
-            for question in deck.questions:
-                first = seen_questions.get(question.id)
-                if first is not None:
-                    loc = question.location
-                    bank.diagnostics.append(
-                        Diagnostic(
-                            loc.path,
-                            loc.line,
-                            loc.column,
-                            "error",
-                            "duplicate-id",
-                            f"duplicate question id '{question.id}' "
-                            f"(first defined at {first.location})",
-                        )
-                    )
-                    continue
-                seen_questions[question.id] = question
-                kept.append(question)
-            seen_decks[deck.id] = deck
-            bank.decks.append(
-                deck if len(kept) == len(deck.questions) else replace(deck, questions=tuple(kept))
-            )
-        return bank
+        entries = (
+            (str(path), self._files[path].deck, self._files[path].diagnostics)
+            for path in self._order
+        )
+        return Bank.combine(entries, self._problems)
 
 
 def _load(path: Path) -> tuple[Deck | None, list[Diagnostic]]:
