@@ -433,9 +433,11 @@ class QuizApp(App[None]):
                 shuffle_choices=self.options.shuffle,
                 seed=self.options.seed,
             ),
-            title=f"Drill: {len(queue.due)} due, {len(queue.new)} new",
             kind="drill",
         )
+        due_ids = {q.id for q in queue.due}
+        due = sum(q.id in due_ids for q in session.questions)
+        session.title = f"Drill: {due} due, {len(session.questions) - due} new"
         self.push_screen(QuizScreen(session, self.lab))
 
     def on_unmount(self) -> None:
