@@ -261,6 +261,12 @@ class ReviewStore:
                 (question_id, int(suspended)),
             )
 
+    def suspended_ids(self) -> list[str]:
+        rows = self.connection.execute(
+            "SELECT question_id FROM card_flags WHERE suspended = 1 ORDER BY question_id"
+        )
+        return [r[0] for r in rows]
+
     def hidden_ids(self, now: datetime) -> set[str]:
         """Suspended cards, and cards buried until after `now`."""
         rows = self.connection.execute(

@@ -403,6 +403,27 @@ class QuizApp(App[None]):
         # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
         self.push_screen(StatsScreen(compute_stats(self.history, self.bank.questions, utc_now())))
 
+    def action_suspended(self) -> None:
+        """Bring suspended cards back into drills."""
+        if self.history is None:
+            self.notify("Suspending needs the review history.", severity="warning")
+            return
+        suspended = self.history.suspended_ids()
+        if not suspended:
+            self.notify("No card is suspended.", timeout=4)
+            return
+        from quizapp.tui.screens.suspended import SuspendedCards
+
+        def unsuspend(chosen: list[str] | None) -> None:
+            if not chosen or self.history is None:
+                return
+            for question_id in chosen:
+                self.history.set_suspended(question_id, False)
+            self.notify(f"Back in drills: {len(chosen)} card(s).", timeout=4)
+            self.refresh_home()
+
+        self.push_screen(SuspendedCards(suspended, self.bank.questions), unsuspend)
+
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
         """Today's due cards, then new ones up to the daily limit."""
         if self.history is None:
@@ -520,6 +541,9 @@ class QuizApp(App[None]):
             )
         yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
         yield SystemCommand("Exam", "A timed 20-question mock exam", self.start_exam)
+        yield SystemCommand(
+            "Suspended cards", "Bring suspended cards back into drills", self.action_suspended
+        )
         yield SystemCommand(
             "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
         )

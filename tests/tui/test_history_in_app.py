@@ -143,3 +143,29 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
         assert exam["detail"]["seed"] == 5
 
     drive(app, scenario)
+
+
+def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
+    from quizapp.srs.scheduling import utc_now
+
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        first = screen.question.id
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
+        assert app.history.suspended_ids() == [first]
+        app.action_suspended()
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SuspendedCards")
+        await pilot.press("space", "enter")
+        await wait_for(pilot, lambda: app.history.suspended_ids() == [])
+        assert first not in app.history.hidden_ids(utc_now())
+
+    drive(app, scenario)

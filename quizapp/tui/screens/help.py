@@ -21,6 +21,8 @@ ANSWERING: Section = (
         ("Space", "reveal a flashcard's back; after the feedback, next"),
         ("1 2 3 4", "grade a revealed flashcard: Again, Hard, Good, Easy"),
         ("Escape", "leave the session (answers so far are kept)"),
+        ("u", "undo the last answer: it leaves the history and is asked again"),
+        ("b  !", "bury the question until tomorrow; suspend it (palette: Suspended cards)"),
     ],
 )
 LAB: Section = (
