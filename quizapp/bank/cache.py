@@ -8,10 +8,10 @@ or written is simply not used: it can make loading faster, never make it fail.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import tempfile
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -34,19 +34,18 @@ def default_cache_dir() -> Path | None:
 
 
 def cache_key(paths: Iterable[str | Path]) -> str | None:
+    """Everything a cached bank depends on, as one string (None when a file cannot be read)."""
     files, problems = discover(paths)
-    digest = hashlib.sha256(f"{__version__}:{CACHE_FORMAT}".encode())
-    for raw in paths:
-        digest.update(str(Path(raw).resolve()).encode() + b"\0")
-    for problem in problems:
-        digest.update(problem.format().encode())
+    parts = [f"{__version__}:{CACHE_FORMAT}"]
+    parts.extend(str(Path(raw).resolve()) for raw in paths)
+    parts.extend(problem.format() for problem in problems)
     for path in files:
         try:
             stat = path.stat()
         except OSError:
             return None
-        digest.update(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    return digest.hexdigest()[:32]
+        parts.append(f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\0".join(parts)
 
 
 def load_bank_cached(paths: Iterable[str | Path], cache_dir: Path | None = None) -> Bank:
@@ -55,11 +54,13 @@ def load_bank_cached(paths: Iterable[str | Path], cache_dir: Path | None = None)
     key = cache_key(paths) if folder is not None else None
     if folder is None or key is None:
         return _load(paths)
-    entry = folder / f"bank-{key}.pickle"
+    # crc32 only names the file (zlib is cheaper to import than hashlib, and this runs before
+    # the first frame); the full key stored inside is what decides a hit.
+    entry = folder / f"bank-{zlib.crc32(key.encode()):08x}.pickle"
     try:
         with entry.open("rb") as handle:
-            cached = pickle.load(handle)
-        if isinstance(cached, Bank):
+            stored_key, cached = pickle.load(handle)
+        if stored_key == key and isinstance(cached, Bank):
             return cached
     except (
         OSError,
@@ -72,7 +73,7 @@ def load_bank_cached(paths: Iterable[str | Path], cache_dir: Path | None = None)
     ):
         pass  # missing, stale or damaged: load afresh and rewrite it
     bank = _load(paths)
-    _store(folder, entry, bank)
+    _store(folder, entry, (key, bank))
     return bank
 
 
@@ -82,13 +83,13 @@ def _load(paths: list[str | Path]) -> Bank:
     return load_bank(paths)
 
 
-def _store(folder: Path, entry: Path, bank: Bank) -> None:
+def _store(folder: Path, entry: Path, payload: tuple[str, Bank]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob("bank-*.pickle"):
             old.unlink(missing_ok=True)  # one bank's worth of cache is plenty
         with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False, suffix=".tmp") as handle:
-            pickle.dump(bank, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, entry)  # atomic: a reader never sees half a file
     except OSError:
         pass
