@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import csv
-import dataclasses
 import io
 from pathlib import Path
 
@@ -23,38 +21,12 @@ from quizapp.authoring.csv_import import (
 )
 from quizapp.authoring.export import export_csv, join_items
 from quizapp.bank import bundled_bank_path, load_bank, load_file
-from quizapp.bank.model import Question
-from quizapp.cli import build_parser, main
-from quizapp.cli.authoring import add_authoring_commands, run_authoring
+from tests.authoring.helpers import cli, comparable
 
 DATA = Path(__file__).parent / "data"
 EVERY_TYPE = DATA / "every_type.yaml"
 HEADER = "id,type,prompt,explanation,difficulty,tags,choices,correct,whys,answer,compute,steps,back"
 GOOD_ROW = "good-1,flashcard,Front,Why,easy,t,,,,,,,Back"
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run a quizapp command in-process: (exit code, stdout, stderr)."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    try:
-        if "import" in commands.choices:
-            code = main(list(argv))
-        else:  # until build_parser registers the authoring commands itself
-            add_authoring_commands(commands, type(parser))
-            code = run_authoring(parser.parse_args(list(argv)))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return int(code or 0), out, err
-
-
-def comparable(question: Question) -> dict[str, object]:
-    fields = dataclasses.asdict(question)
-    fields.pop("location")
-    if fields.get("compute"):
-        fields["compute"] = {"name": question.compute.name, "args": dict(question.compute.args)}
-    return {"class": type(question).__name__, **fields}
 
 
 def write_csv(tmp_path: Path, text: str, name: str = "deck.csv") -> Path:

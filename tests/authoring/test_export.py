@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import sqlite3
 import zipfile
@@ -22,37 +20,11 @@ from quizapp.authoring.export import (
     question_json,
 )
 from quizapp.bank import QuestionType, bundled_bank_path, load_bank, load_file
-from quizapp.bank.model import Deck, OrderingQuestion, Question
-from quizapp.cli import build_parser, main
-from quizapp.cli.authoring import add_authoring_commands, run_authoring
+from quizapp.bank.model import Deck, OrderingQuestion
+from tests.authoring.helpers import cli, comparable
 
 DATA = Path(__file__).parent / "data"
 EVERY_TYPE = DATA / "every_type.yaml"
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run a quizapp command in-process: (exit code, stdout, stderr)."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    try:
-        if "export" in commands.choices:
-            code = main(list(argv))
-        else:  # until build_parser registers the authoring commands itself
-            add_authoring_commands(commands, type(parser))
-            code = run_authoring(parser.parse_args(list(argv)))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return int(code or 0), out, err
-
-
-def comparable(question: Question) -> dict[str, object]:
-    """Every field of the question, except where in which file it was read."""
-    fields = dataclasses.asdict(question)
-    fields.pop("location")
-    if fields.get("compute"):
-        fields["compute"] = {"name": question.compute.name, "args": dict(question.compute.args)}
-    return {"class": type(question).__name__, **fields}
 
 
 def deck_info(deck: Deck) -> DeckInfo:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from pathlib import Path
 
@@ -11,8 +10,7 @@ import pytest
 from quizapp.authoring.lint import lint
 from quizapp.authoring.new import append_question, new_id, template
 from quizapp.bank import QuestionType, bundled_bank_path, load_file
-from quizapp.cli import build_parser, main
-from quizapp.cli.authoring import add_authoring_commands, run_authoring
+from tests.authoring.helpers import cli
 
 TYPES = [t.value for t in QuestionType]
 HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
@@ -20,22 +18,6 @@ CARD = (
     "  - id: existing\n    type: flashcard\n    prompt: P\n    explanation: E\n"
     "    difficulty: easy\n    tags: [t]\n    back: B\n"
 )
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run a quizapp command in-process: (exit code, stdout, stderr)."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    try:
-        if "new" in commands.choices:
-            code = main(list(argv))
-        else:  # until build_parser registers the authoring commands itself
-            add_authoring_commands(commands, type(parser))
-            code = run_authoring(parser.parse_args(list(argv)))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return int(code or 0), out, err
 
 
 def lint_problems(path: Path) -> tuple[list[str], list[str]]:

@@ -1,0 +1,29 @@
+"""Shared by the authoring tests: run a command in-process, compare questions field by field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from quizapp.bank import Question
+from quizapp.cli import main
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run a quizapp command in-process: (exit code, stdout, stderr)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return int(code or 0), out, err
+
+
+def comparable(question: Question) -> dict[str, object]:
+    """Every field of the question, except where in which file it was read."""
+    fields = dataclasses.asdict(question)
+    fields.pop("location")
+    if fields.get("compute"):
+        fields["compute"] = {"name": question.compute.name, "args": dict(question.compute.args)}
+    return {"class": type(question).__name__, **fields}
