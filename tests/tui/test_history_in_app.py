@@ -26,6 +26,14 @@ def stored(db: Path) -> list[tuple[str, int, bool, str]]:
         return [(r.question_id, r.rating, r.correct, r.kind) for r in store.reviews()]
 
 
+async def start_drill(pilot: Pilot, app: QuizApp) -> QuizScreen:
+    """From the home screen, once the history is open: d, and wait for the drill."""
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+    return app.screen  # type: ignore[return-value]
+
+
 def test_each_answer_is_in_the_history_before_the_next_question(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
     app = make_app(db)
@@ -69,12 +77,7 @@ def test_a_drill_undo_and_bury(tmp_path: Path) -> None:
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pilot.press("d")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        screen = await start_drill(pilot, app)
         assert screen.session.kind == "drill"
         assert "8 new" in screen.session.title  # default limit 20 covers all 8
         first = screen.question.id
@@ -100,12 +103,7 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
     app = make_app(db, settings=Settings(new_cards_per_day=1))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pilot.press("d")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        screen = await start_drill(pilot, app)
         assert len(screen.session.questions) == 1  # the daily new-card limit
         await answer_current(pilot, screen, right=True)
         await pilot.press("enter")  # to the summary
@@ -152,12 +150,7 @@ def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pilot.press("d")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        screen: QuizScreen = app.screen  # type: ignore[assignment]
+        screen = await start_drill(pilot, app)
         first = screen.question.id
         await pilot.press("exclamation_mark")
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
