@@ -287,3 +287,24 @@ def test_the_mouse_picks_an_option() -> None:
         assert verdict(app).startswith("✓ Correct")
 
     drive(app, scenario)
+
+
+def test_a_flashcard_back_written_as_a_table_renders_as_one() -> None:
+    from quizapp.bank import bundled_bank_path
+    from quizapp.bank import load_bank as load
+
+    bank = load([bundled_bank_path()])
+    card = bank.questions["pe-fc-three-schemes"]
+    assert card.back.lstrip().startswith("|")  # the bundled card's back is a Markdown table
+    app = QuizApp(bank, AppOptions(device="cpu", shuffle=False))
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.start_session(questions=[card], title="Card")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await pilot.press("space")
+        await pilot.pause()
+        back = app.screen.query_one("#flashcard-back")
+        assert back.query("MarkdownTable"), "the back's table was flattened into a paragraph"
+
+    drive(app, scenario)

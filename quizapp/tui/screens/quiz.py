@@ -244,7 +244,8 @@ class QuizScreen(Screen[None]):
         elif isinstance(question, Flashcard) and self.state == "asking":
             self.state = "revealed"
             self.query_one("#answer", Static).update("")
-            back = Markdown(f"**Back:** {question.back}", id="flashcard-back")
+            # A paragraph of its own: the back may be a table or a list, not just a sentence.
+            back = Markdown(f"**Back:**\n\n{question.back}", id="flashcard-back")
             self.query_one("#quiz-body").mount(back, after=self.query_one("#prompt"))
             self.query_one("#key-hint", Label).update(
                 "How well did you recall it?  1 Again · 2 Hard · 3 Good · 4 Easy"

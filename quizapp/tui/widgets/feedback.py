@@ -77,7 +77,7 @@ class Feedback(Vertical):
         yield label
         parts: list[str] = []
         if isinstance(question, Flashcard):
-            parts.append(f"**Back:** {question.back}")
+            parts.append(f"**Back:**\n\n{question.back}")
         else:
             if not grade.correct:
                 parts.append(f"**Your answer:** {grade.given}")
