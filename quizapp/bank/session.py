@@ -48,7 +48,8 @@ class QuizSession:
     attempts: list[Attempt] = field(default_factory=list)
     # Per question, the order its options or steps are shown in (indices into the file's order).
     display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    skipped: list[Question] = field(default_factory=list)  # not scored: their key was unknown
+    skipped: list[Question] = field(default_factory=list)  # not scored (buried, unknown key…)
+    actions: list[str] = field(default_factory=list)  # "answer" or "skip", in order, for undo
 
     @classmethod
     def start(
@@ -111,13 +112,19 @@ class QuizSession:
             raise RuntimeError("the session is over")
         attempt = Attempt(question, grade, seconds)
         self.attempts.append(attempt)
+        self.actions.append("answer")
         return attempt
 
+    @property
+    def last_action(self) -> str | None:
+        return self.actions[-1] if self.actions else None
+
     def undo(self) -> Question | None:
-        """Take back the latest answer; its question becomes current again."""
-        if not self.attempts:
+        """Take back the latest answer or skip; its question becomes current again."""
+        if not self.actions:
             return None
-        question = self.attempts.pop().question
+        kind = self.actions.pop()
+        question = self.attempts.pop().question if kind == "answer" else self.skipped.pop()
         # Move it to the current slot: questions before the index are the answered and skipped
         # ones, in any order, so this keeps `current` pointing at the undone question.
         self.questions.remove(question)
@@ -130,6 +137,7 @@ class QuizSession:
         if question is None:
             raise RuntimeError("the session is over")
         self.skipped.append(question)
+        self.actions.append("skip")
 
     def by_topic(self) -> list[TopicScore]:
         scores: dict[str, TopicScore] = {}

@@ -244,6 +244,8 @@ def _run_app(
     from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
+    if args.db and Path(args.db).is_dir():
+        return _usage_error(f"--db {args.db} is a folder; give the path of a file")
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -116,6 +116,10 @@ class ReviewStore:
         path = Path(path)
         notice = None
         if str(path) != ":memory:":
+            if path.is_dir():
+                # A folder is never a history someone damaged: it is a mistyped --db. Refuse it
+                # rather than rename someone's folder out of the way.
+                raise HistoryError(f"{path} is a folder; give --db the path of a file")
             path.parent.mkdir(parents=True, exist_ok=True)
             problem = _while_busy(path, lambda: _inspect(path))
             if problem:
@@ -250,6 +254,12 @@ class ReviewStore:
                 "INSERT INTO card_flags (question_id, buried_until_ms) VALUES (?, ?)"
                 " ON CONFLICT(question_id) DO UPDATE SET buried_until_ms = excluded.buried_until_ms",
                 (question_id, to_ms(until)),
+            )
+
+    def unbury(self, question_id: str) -> None:
+        with self._write() as db:
+            db.execute(
+                "UPDATE card_flags SET buried_until_ms = NULL WHERE question_id = ?", (question_id,)
             )
 
     def set_suspended(self, question_id: str, suspended: bool = True) -> None:

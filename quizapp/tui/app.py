@@ -364,6 +364,15 @@ class QuizApp(App[None]):
             self.history.set_suspended(question.id, True)
             self.notify(f"Suspended: {question.id} (it stays out of drills)", timeout=4)
 
+    def unhide(self, question_id: str, action: str) -> None:
+        """Undo a bury or a suspend."""
+        if self.history is None:
+            return
+        if action == "bury":
+            self.history.unbury(question_id)
+        else:
+            self.history.set_suspended(question_id, False)
+
     def start_exam(
         self, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
     ) -> None:

@@ -59,17 +59,19 @@ def test_scoring_by_topic_and_missed() -> None:
     assert [a.question.id for a in session.missed] == ["t-multi", "t-numeric-derived"]
 
 
-def test_undo_makes_the_last_answered_question_current_again_even_after_a_skip() -> None:
+def test_undo_takes_back_the_latest_action_answer_or_skip() -> None:
     session = QuizSession.start(questions(), SessionOptions(shuffle=False))
     first, second = session.questions[0], session.questions[1]
     session.record(Grade(True, "k", "g"), 1.0)
     session.skip()
-    assert session.current is session.questions[2]
-    assert session.undo() is first
+    assert session.current is session.questions[2] and session.score == 1
+    assert session.last_action == "skip"
+    assert session.undo() is second  # the skip goes first…
+    assert session.current is second and session.skipped == [] and session.score == 1
+    assert session.undo() is first  # …then the answer
     assert session.current is first and session.attempts == []
-    assert second in session.skipped
     session.record(Grade(False, "k", "g"), 1.0)
-    assert session.current is session.questions[2] and session.index == 2
+    assert session.current is second and session.index == 1
     assert QuizSession.start([], SessionOptions()).undo() is None
 
 

@@ -344,7 +344,6 @@ CASES = {
     "another app, application_id 0": make_foreign_zero_id,
     "another app, its own id": make_foreign_other_id,
     "another app with a reviews table": make_foreign_with_a_reviews_table,
-    "a folder": make_folder,
 }
 
 
@@ -383,6 +382,17 @@ def moved_to(path: Path) -> Path:
     ]
     assert len(candidates) == 1, candidates
     return candidates[0]
+
+
+def test_a_folder_at_the_path_is_refused_and_left_alone(tmp_path: Path) -> None:
+    from quizapp.srs.store import HistoryError
+
+    path = tmp_path / "notes"
+    make_folder(path, tmp_path)
+    with pytest.raises(HistoryError, match="is a folder"):
+        ReviewStore.open(path)
+    assert (path / "inside.txt").read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
 
 
 @pytest.mark.parametrize("make", CASES.values(), ids=CASES.keys())

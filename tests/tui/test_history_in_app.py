@@ -162,3 +162,28 @@ def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
         assert first not in app.history.hidden_ids(utc_now())
 
     drive(app, scenario)
+
+
+def test_bury_is_not_an_answer_and_undo_takes_it_back(tmp_path: Path) -> None:
+    from quizapp.srs.scheduling import utc_now
+    from quizapp.tui.widgets.session_progress import SessionProgress
+
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_drill(pilot, app)
+        await answer_current(pilot, screen, right=True)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.state == "asking")
+        buried = screen.question.id
+        await pilot.press("b")
+        await wait_for(pilot, lambda: screen.question is not None and screen.question.id != buried)
+        score = str(screen.query_one(SessionProgress).query_one("#score").render())
+        assert score == "Score 1/1"  # a bury is not a wrong answer
+        await pilot.press("u")  # undoes the bury, not the answer before it
+        await wait_for(pilot, lambda: screen.question is not None and screen.question.id == buried)
+        assert buried not in app.history.hidden_ids(utc_now())
+        assert len(stored(db)) == 1
+
+    drive(app, scenario)

@@ -69,6 +69,7 @@ class QuizScreen(Screen[None]):
         self._pending: tuple[Question, NumericAnswerText] | None = None
         self._derived: dict[str, object] | None = None
         self._selected: frozenset[int] = frozenset()
+        self._hidden: list[tuple[str, str]] = []  # (bury or suspend, question id), for undo
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -98,7 +99,7 @@ class QuizScreen(Screen[None]):
         self._selected = frozenset()
         self.shown_at = time.monotonic()
         self.query_one(SessionProgress).show(
-            self.session.index, self.session.index, self.session.score
+            self.session.index, len(self.session.attempts), self.session.score
         )
         body = self.query_one("#quiz-body", VerticalScroll)
         await body.remove_children()
@@ -220,7 +221,7 @@ class QuizScreen(Screen[None]):
         elif isinstance(answer, Input):
             answer.disabled = True
         self.query_one(SessionProgress).show(
-            self.session.index - 1, self.session.index, self.session.score
+            self.session.index - 1, len(self.session.attempts), self.session.score
         )
         self.query_one("#key-hint", Label).update(
             "Enter or space: next question · the lab below is live: change an argument and press r"
@@ -257,12 +258,19 @@ class QuizScreen(Screen[None]):
             self._answered(question, grade(question, FlashcardRating(rating)))
 
     async def action_undo(self) -> None:
-        """Take back the latest answer, as Anki's u does: it leaves the history and is asked again."""
-        if not self.session.attempts or self.state == "awaiting-key":
+        """Take back the latest answer, as Anki's u does (it leaves the history and is asked
+        again), or the latest bury or suspend (the card comes back)."""
+        if not self.session.actions or self.state == "awaiting-key":
             self.notify("Nothing to undo in this session.", timeout=3)
             return
-        if not self.app.undo_answer():  # type: ignore[attr-defined]
-            self.notify("The history had no answer to take back.", severity="warning", timeout=4)
+        if self.session.last_action == "answer":
+            if not self.app.undo_answer():  # type: ignore[attr-defined]
+                self.notify(
+                    "The history had no answer to take back.", severity="warning", timeout=4
+                )
+        elif self._hidden:
+            action, question_id = self._hidden.pop()
+            self.app.unhide(question_id, action)  # type: ignore[attr-defined]
         question = self.session.undo()
         self.notify(f"Undone: {question.id if question else ''}", timeout=3)
         await self.show_question()
@@ -280,6 +288,7 @@ class QuizScreen(Screen[None]):
             return
         self.app.bury_or_suspend(question, action)  # type: ignore[attr-defined]
         self.session.skip()
+        self._hidden.append((action, question.id))
         if self.session.finished:
             self.finish()
         else:
