@@ -308,3 +308,25 @@ def test_a_flashcard_back_written_as_a_table_renders_as_one() -> None:
         assert back.query("MarkdownTable"), "the back's table was flattened into a paragraph"
 
     drive(app, scenario)
+
+
+def test_escape_leaves_a_number_box_so_single_keys_work_and_x_cancels_the_lab() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        await advance_to(pilot, screen, "t-numeric")
+        await wait_for(pilot, lambda: screen.focused is not None and screen.focused.id == "answer")
+        await pilot.press("escape")  # out of the number box, not out of the session
+        await pilot.pause()
+        assert isinstance(app.screen, QuizScreen) and screen.focused.id == "quiz-body"
+        await pilot.press("u")  # now a command again: the previous answer is taken back
+        await wait_for(pilot, lambda: screen.question.id != "t-numeric")
+        lab = screen.query_one(LabPanel)
+        cancelled: list[bool] = []
+        lab.cancel = lambda: cancelled.append(True)  # type: ignore[method-assign]
+        lab.running = True  # type: ignore[misc]
+        await pilot.press("x")
+        assert cancelled == [True]
+
+    drive(app, scenario)

@@ -30,8 +30,8 @@ LAB: Section = (
     [
         ("Tab", "move into the lab's argument fields"),
         ("Enter  r", "rerun the computation with the form's arguments"),
-        ("x", "cancel a running computation"),
-        ("Escape", "back from the lab's fields to the quiz"),
+        ("Escape", "out of a field (the lab's, or a number box): single keys work again"),
+        ("x", "cancel a running computation (outside a field)"),
     ],
 )
 EVERYWHERE: Section = (

@@ -11,11 +11,14 @@ from textual.widgets import Footer, Header, Label
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.registry import get_spec
 from quizapp.tui.lab_service import LabService
-from quizapp.tui.widgets.lab_panel import LabPanel
+from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 
 
 class LabScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("x", "cancel_lab", "Cancel computation", show=False),
+    ]
 
     def __init__(self, name: str, lab: LabService) -> None:
         super().__init__(id="lab-screen")
@@ -37,3 +40,11 @@ class LabScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = f"Lab: {self.computation.name}"
+
+    def action_back(self) -> None:
+        # Escape from a field of the lab's form first hands the keys back to the screen.
+        if not release_focus(self, self.query_one("#lab-body")):
+            self.app.pop_screen()
+
+    def action_cancel_lab(self) -> None:
+        cancel_running(self)

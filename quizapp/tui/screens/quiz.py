@@ -35,7 +35,7 @@ from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.answer_input import answer_widget, choice_answer
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
-from quizapp.tui.widgets.lab_panel import LabPanel
+from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
 
@@ -56,6 +56,7 @@ class QuizScreen(Screen[None]):
         *(Binding(str(n), f"rate({n})", show=False) for n in range(1, 5)),
         Binding("escape", "leave", "Leave session"),
         Binding("u", "undo", "Undo"),
+        Binding("x", "cancel_lab", "Cancel computation", show=False),
         Binding("b", "bury", "Bury", show=False),
         Binding("exclamation_mark", "suspend", "Suspend", show=False),
     ]
@@ -257,6 +258,9 @@ class QuizScreen(Screen[None]):
         if isinstance(question, Flashcard) and self.state == "revealed":
             self._answered(question, grade(question, FlashcardRating(rating)))
 
+    def action_cancel_lab(self) -> None:
+        cancel_running(self)
+
     async def action_undo(self) -> None:
         """Take back the latest answer, as Anki's u does (it leaves the history and is asked
         again), or the latest bury or suspend (the card comes back)."""
@@ -317,11 +321,7 @@ class QuizScreen(Screen[None]):
     def action_leave(self) -> None:
         from quizapp.tui.screens.confirm import Confirm
 
-        lab = self.query("#lab")
-        focused = self.focused
-        if lab and focused is not None and lab.first() in focused.ancestors:
-            # Escape from the lab's form hands the keyboard back to the quiz (Enter: next).
-            self.query_one("#quiz-body").focus()
+        if release_focus(self, self.query_one("#quiz-body")):
             return
         if not self.session.attempts:
             self.app.pop_screen()

@@ -11,11 +11,15 @@ from textual.widgets import Footer, Header, Markdown
 from quizapp.bank.session import Attempt
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.feedback import Feedback
-from quizapp.tui.widgets.lab_panel import LabPanel
+from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 
 
 class ReviewScreen(Screen[None]):
-    BINDINGS = [Binding("escape,backspace", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("backspace", "app.pop_screen", "Back", show=False),
+        Binding("x", "cancel_lab", "Cancel computation", show=False),
+    ]
 
     def __init__(self, attempt: Attempt, lab: LabService) -> None:
         super().__init__(id="review")
@@ -34,3 +38,11 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"Review: {self.attempt.question.id}"
         self.query_one("#review-body").focus()
+
+    def action_back(self) -> None:
+        # Escape from a field of the lab's form first hands the keys back to the screen.
+        if not release_focus(self, self.query_one("#review-body")):
+            self.app.pop_screen()
+
+    def action_cancel_lab(self) -> None:
+        cancel_running(self)

@@ -27,7 +27,6 @@ class ChoiceList(Widget, can_focus=True):
         *(Binding(str(n), f"pick({n})", f"Pick {n}", show=False) for n in range(1, 10)),
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),
-        Binding("x", "toggle_highlighted", "Toggle", show=False),
         Binding("enter", "submit", "Answer", priority=False),
     ]
 
@@ -89,10 +88,6 @@ class ChoiceList(Widget, can_focus=True):
         else:
             self.selected = {index}
         self._refresh_rows()
-
-    def action_toggle_highlighted(self) -> None:
-        if not self.locked:
-            self._toggle(self.highlighted)
 
     def action_move(self, step: int) -> None:
         if not self.locked:

@@ -18,6 +18,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -491,4 +493,28 @@ class LabPanel(Vertical):
         return self.query_one("#lab-results", ResultView)
 
 
-__all__ = ["NO_COMPUTATION", "WARMING_UP", "LabPanel", "describe_error", "format_elapsed"]
+__all__ = [
+    "NO_COMPUTATION",
+    "WARMING_UP",
+    "LabPanel",
+    "cancel_running",
+    "describe_error",
+    "format_elapsed",
+    "release_focus",
+]
+
+
+def release_focus(screen: Screen, home: Widget) -> bool:
+    """Escape from a text field (the lab's form, a numeric answer) hands the keys back to the
+    screen, so single-letter keys like x, u, b work again. True if it did."""
+    if isinstance(screen.focused, Input):
+        home.focus()
+        return True
+    return False
+
+
+def cancel_running(screen: Screen) -> None:
+    """Cancel the screen's running lab computation, if any (the screen-level `x`)."""
+    for panel in screen.query(LabPanel):
+        if panel.running:
+            panel.cancel()
