@@ -459,7 +459,12 @@ def _shuffled_order(question_id: str, n: int) -> list[int]:
 
 
 def _choice_front(question: ChoiceQuestion) -> str:
-    options = "".join(f"<li>{inline_html(c.text)}</li>" for c in question.choices)
+    # Shuffled as the app shuffles them (unless the question says not to): written order would
+    # put the correct option first on most cards, and Anki would teach the position.
+    order = list(range(len(question.choices)))
+    if question.shuffle:
+        order = _shuffled_order(question.id, len(question.choices))
+    options = "".join(f"<li>{inline_html(question.choices[i].text)}</li>" for i in order)
     hint = (
         "<p><em>Select all that apply.</em></p>" if question.type.value == "multiple_choice" else ""
     )

@@ -518,7 +518,7 @@ class QuizApp(App[None]):
             return
         bindings = []
         for binding in self._visible_bindings(self.screen):
-            bindings.append((binding.key_display or binding.key, binding.description))
+            bindings.append((self.get_key_display(binding), binding.description))
         self.push_screen(HelpScreen(bindings))
 
     def _visible_bindings(self, screen: Screen) -> Iterable[Binding]:

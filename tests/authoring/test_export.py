@@ -259,3 +259,22 @@ def test_the_cli_wires_the_authoring_commands(run_cli) -> None:
     result = run_cli("export", "--format", "json", str(EVERY_TYPE))
     assert result.returncode == 0, result.stderr
     assert len(json.loads(result.stdout)) == len(fixture_deck().questions)
+
+
+def test_anki_fronts_do_not_give_the_answer_away_by_position() -> None:
+    import re
+
+    from quizapp.authoring.export import card_front
+    from quizapp.bank import ChoiceQuestion, QuestionType, bundled_bank_path, load_bank
+
+    singles = [
+        q
+        for q in load_bank([bundled_bank_path()]).questions.values()
+        if isinstance(q, ChoiceQuestion) and q.type is QuestionType.SINGLE_CHOICE and q.shuffle
+    ]
+    first_is_correct = 0
+    for question in singles:
+        first = re.search(r"<li>(.*?)</li>", card_front(question)).group(1)
+        correct = next(c for c in question.choices if c.correct)
+        first_is_correct += correct.text[:20] in first
+    assert singles and first_is_correct < len(singles) / 2

@@ -610,8 +610,11 @@ class ExamReportScreen(Screen[None]):
         if result.timed_out:
             used += " (time ran out)"
         parts = [used, f"{len(result.unanswered)} unanswered", f"{len(result.flagged)} flagged"]
-        parts.append(f"seed {result.seed}")
-        return " · ".join(parts)
+        # The seed on a line of its own: cut short at 80 columns it would name another exam.
+        return (
+            " · ".join(parts)
+            + f"\nSeed {result.seed} (quizapp exam --seed {result.seed} asks the same)"
+        )
 
     def _notes(self) -> list[str]:
         result = self.result

@@ -43,7 +43,7 @@ KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
     QuestionType.MULTIPLE_CHOICE: "Select all that apply: 1–9 toggle · Enter submit",
     QuestionType.TRUE_FALSE: "1 True · 2 False · Enter submit",
-    QuestionType.NUMERIC: "Type a number (1048576, 1,048,576 or 1.05e6) · Enter submit",
+    QuestionType.NUMERIC: "Type a number: 1048576, 1,048,576 and 2^20 all read the same · Enter submit",
     QuestionType.ORDERING: "↑/↓ choose a step · shift+↑/↓ or [ ] move it · Enter submit",
     QuestionType.FLASHCARD: "Space reveal the back, then grade it: 1 Again · 2 Hard · 3 Good · 4 Easy",
 }
@@ -109,7 +109,7 @@ class QuizScreen(Screen[None]):
             Label(meta, id="question-meta"),
             Markdown(question.prompt, id="prompt"),
             answer_widget(question, self.session.display_orders.get(question.id, ())),
-            Label(KEY_HINTS[question.type], id="key-hint"),
+            Label(_hint(question), id="key-hint"),
             # Mounted now but hidden, so the computation runs while the student thinks and a
             # derived numeric key is usually ready by the time they answer.
             LabPanel(self.lab, question.compute, autorun=True, id="lab", classes="hidden"),
@@ -225,7 +225,9 @@ class QuizScreen(Screen[None]):
             self.session.index - 1, len(self.session.attempts), self.session.score
         )
         self.query_one("#key-hint", Label).update(
-            "Enter or space: next question · the lab below is live: change an argument and press r"
+            "Enter/space: next · Tab: the lab's arguments"
+            if question.compute
+            else "Enter/space: next"
         )
         body = self.query_one("#quiz-body", VerticalScroll)
         feedback = Feedback(question, result, self._selected)
@@ -339,3 +341,16 @@ class QuizScreen(Screen[None]):
     @property
     def in_progress(self) -> bool:
         return not self.session.finished and bool(self.session.attempts or self.state != "asking")
+
+
+def _hint(question: Question) -> str:
+    hint = KEY_HINTS[question.type]
+    if isinstance(question, NumericQuestion):
+        answer = question.answer
+        if answer.relative_tolerance:
+            hint += f" · within {answer.relative_tolerance:.2%}"
+        elif answer.tolerance:
+            hint += f" · within ±{answer.tolerance:g}"
+        else:
+            hint += " · exact"
+    return hint
