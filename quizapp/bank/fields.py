@@ -31,7 +31,10 @@ _TEXT: JsonSchema = {"type": "string", "minLength": 1}
 _MARKDOWN: JsonSchema = {"type": "string", "minLength": 1}
 # `yes`/`no` are accepted where a boolean is meant: YAML 1.1 habits should not change meaning.
 _BOOL: JsonSchema = {
-    "anyOf": [{"type": "boolean"}, {"enum": ["yes", "no", "Yes", "No", "YES", "NO"]}]
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "string", "pattern": "^(?i:yes|no|true|false)$"},
+    ]
 }
 _NUMBER: JsonSchema = {"type": "number"}
 _ID: JsonSchema = {"type": "string", "pattern": ID_PATTERN, "maxLength": ID_MAX_LENGTH}

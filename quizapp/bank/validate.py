@@ -50,7 +50,8 @@ from quizapp.bank.yaml12 import (
 _ID_RE = re.compile(F.ID_PATTERN)
 _TAG_RE = re.compile(F.TAG_PATTERN)
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-_YES_NO = {"yes": True, "no": False}
+# Quoted booleans read as what they say: an instructor who writes "true" means true.
+_YES_NO = {"yes": True, "no": False, "true": True, "false": False}
 _KIND_OF_NODE = {MappingNode: "a mapping", SequenceNode: "a list", ScalarNode: "a scalar"}
 
 

@@ -62,7 +62,7 @@ def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     ("args", "fragment"),
     [
         (["exam", "--questions", "0"], "--questions must be at least 1"),
-        (["exam", "--minutes", "-2"], "--minutes must be between 0 and 600"),
+        (["exam", "--minutes", "-2"], "--minutes must be more than 0 and at most 600"),
         (["exam", "--questions", "many"], "invalid int value"),
     ],
 )

@@ -62,3 +62,8 @@ def test_yaml_scalars_on_the_command_line(run_cli) -> None:
     result = run_cli("compute", "mha_params", "bias=yes", "d_model=0x100", "n_heads=4", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["args"] == {"d_model": 256, "n_heads": 4, "bias": True}
+
+
+def test_an_empty_value_is_an_error_not_the_default(run_cli) -> None:
+    result = run_cli("compute", "permutation_demo", "sentence=")
+    assert result.returncode == 2 and "sentence= has no value" in result.stderr

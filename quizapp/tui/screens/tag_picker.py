@@ -25,7 +25,7 @@ class TagPicker(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Drill these tags (space toggles, enter starts, escape cancels)")
+            yield Label("Quiz these tags (space toggles, enter starts, escape cancels)")
             yield SelectionList[str](
                 *((f"{tag} ({n})", tag) for tag, n in sorted(self.counts.items())), id="tags"
             )
