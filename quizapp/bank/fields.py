@@ -33,7 +33,7 @@ _MARKDOWN: JsonSchema = {"type": "string", "minLength": 1}
 _BOOL: JsonSchema = {
     "anyOf": [
         {"type": "boolean"},
-        {"type": "string", "pattern": "^(?i:yes|no|true|false)$"},
+        {"type": "string", "pattern": "^(yes|no|true|false|Yes|No|True|False|YES|NO|TRUE|FALSE)$"},
     ]
 }
 _NUMBER: JsonSchema = {"type": "number"}
