@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
+from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
 
@@ -41,6 +42,15 @@ def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = 
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
     for question in bank.questions.values():
+        if any("TODO" in text for text in texts(question)):
+            diagnostics.append(
+                _at(
+                    question.location,
+                    "todo-left",
+                    "the question still says TODO somewhere",
+                    "warning",
+                )
+            )
         for instance in variants_to_check(question, diagnostics):
             if not check_computation(instance, diagnostics):
                 break  # one failing variant says enough; the rest likely fail alike

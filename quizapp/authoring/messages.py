@@ -310,6 +310,14 @@ CATALOGUE: tuple[Message, ...] = (
         'Use it as `{name}` in a text or as `"{name}"` in `compute.args`, or remove it.',
     ),
     Message(
+        "todo-left",
+        "warning",
+        "lint",
+        "A text of the question still contains TODO: a template from `quizapp new` (or a note to "
+        "self) that was never finished.",
+        "Write the real text in place of each TODO.",
+    ),
+    Message(
         "variants-unchecked",
         "warning",
         "lint",

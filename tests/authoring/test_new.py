@@ -38,7 +38,8 @@ def test_the_printed_template_loads_and_lints_clean(
     path.write_text(HEADER + stdout)
     errors, warnings = lint_problems(path)
     assert errors == []
-    assert warnings == ["no-compute"]  # the compute block is a commented example
+    # The compute block is a commented example, and the TODOs are there to be replaced.
+    assert warnings == ["no-compute", "todo-left"]
     deck, _ = load_file(path)
     assert deck is not None and deck.questions[0].type.value == qtype
 
@@ -55,7 +56,7 @@ def test_the_commented_compute_example_is_valid_once_uncommented(
     path = tmp_path / "deck.yaml"
     path.write_text(HEADER + "\n".join(lines) + "\n")
     errors, warnings = lint_problems(path)
-    assert errors == [] and warnings == []
+    assert errors == [] and warnings == ["todo-left"]
 
 
 def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
@@ -77,7 +78,7 @@ def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
     assert deck_file.read_bytes().startswith(original)  # nothing before the end was touched
     errors, warnings = lint_problems(deck_file)
     assert errors == []
-    assert set(warnings) <= {"no-compute", "no-why"}
+    assert set(warnings) <= {"no-compute", "no-why", "todo-left"}
     after, _ = load_file(deck_file)
     assert after is not None
     assert len(after.questions) == len(before.questions) + len(TYPES)
@@ -198,3 +199,20 @@ def test_the_file_keeps_its_permissions(tmp_path: Path) -> None:
     path.chmod(0o640)
     append_question(path, "true_false")
     assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_an_unfinished_template_is_flagged_by_lint(tmp_path, capsys) -> None:
+    from quizapp.authoring.lint import lint
+
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(
+        "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
+        "  - id: existing\n    type: flashcard\n    prompt: P\n    explanation: E\n"
+        "    difficulty: easy\n    tags: [t]\n    back: B\n"
+    )
+    code, _, err = cli(
+        capsys, "new", "--type", "single_choice", "--deck", str(deck), "--no-default-bank"
+    )
+    assert code == 0, err
+    codes = [d.code for d in lint([deck]).diagnostics]
+    assert "todo-left" in codes
