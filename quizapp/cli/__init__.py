@@ -172,7 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.questions < 1:
                 return _usage_error(f"--questions must be at least 1, not {args.questions}")
             if args.minutes is not None and not 0 < args.minutes <= 600:
-                return _usage_error(f"--minutes must be more than 0 and at most 600, not {args.minutes:g}")
+                return _usage_error(
+                    f"--minutes must be more than 0 and at most 600, not {args.minutes:g}"
+                )
             exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
             return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":

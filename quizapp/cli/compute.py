@@ -27,7 +27,9 @@ def parse_assignments(items: Sequence[str]) -> dict[str, object]:
             raise ArgumentError(f"argument {key!r} is given twice", key)
         if not raw.strip():
             # Blank would read as null, i.e. the default: say so rather than quietly ignore it.
-            raise ArgumentError(f"{key}= has no value (leave the argument out for its default)", key)
+            raise ArgumentError(
+                f"{key}= has no value (leave the argument out for its default)", key
+            )
         try:
             parsed[key] = parse_scalar(raw.strip())
         except ValueError as exc:
