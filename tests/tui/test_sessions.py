@@ -330,3 +330,18 @@ def test_escape_leaves_a_number_box_so_single_keys_work_and_x_cancels_the_lab() 
         assert cancelled == [True]
 
     drive(app, scenario)
+
+
+def test_enter_in_the_length_box_starts_a_session_of_that_length() -> None:
+    from textual.widgets import Input
+
+    app = QuizApp(load_bank([CORPUS / "good"]), AppOptions(device="cpu"))
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.screen.query_one("#length", Input).focus()
+        await pilot.press("3", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        assert len(app.screen.session.questions) == 3
+
+    drive(app, scenario)

@@ -179,7 +179,9 @@ class HomeScreen(Screen[None]):
         switch.value = not switch.value
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        # Enter after typing a length means "go": start the highlighted deck with it.
         self.query_one("#decks", DataTable).focus()
+        self.action_start_highlighted()
 
     # -- starting -----------------------------------------------------------------------------
 

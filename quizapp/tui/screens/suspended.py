@@ -33,7 +33,7 @@ class SuspendedCards(ModalScreen[list[str] | None]):
             return f"{qid}: {prompt[:60]}{'…' if len(prompt) > 60 else ''}"
 
         with Vertical(classes="dialog"):
-            yield Label("Suspended cards: space selects, enter brings them back, escape cancels")
+            yield Label("Suspended: space selects, Enter brings back, Esc cancels")
             yield SelectionList[str](*((label(q), q) for q in self.suspended), id="suspended")
 
     def action_confirm(self) -> None:
