@@ -241,7 +241,7 @@ def _run_app(
     args: argparse.Namespace, start: str = "home", exam: dict[str, object] | None = None
 ) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
-    from quizapp.experiments.spec import DEVICES
+    from quizapp.cli.options import display_option_problem
     from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.paths import default_db_path
 
@@ -253,17 +253,11 @@ def _run_app(
     except ConfigError as exc:
         return _usage_error(str(exc))
 
-    if args.device not in DEVICES:
-        return _usage_error(f"--device must be one of {', '.join(DEVICES)}, not {args.device!r}")
+    problem = display_option_problem(args.device, args.theme)
+    if problem:
+        return _usage_error(problem)
     if args.length is not None and args.length < 1:
         return _usage_error(f"--length must be at least 1, not {args.length}")
-    if args.theme is not None:
-        from textual.theme import BUILTIN_THEMES
-
-        if args.theme not in BUILTIN_THEMES:
-            return _usage_error(
-                f"unknown theme {args.theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"
-            )
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")

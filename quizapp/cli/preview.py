@@ -80,22 +80,16 @@ def run_preview(args: argparse.Namespace) -> int:
 def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
     """The bank and options to open the app with, or an exit code once the problem is printed."""
     from quizapp.bank import bundled_bank_path, load_bank
-    from quizapp.experiments.spec import DEVICES
+    from quizapp.cli.options import display_option_problem
     from quizapp.tui.reload import looks_like_file, preview_questions, problems_in
 
     bank_args = list(getattr(args, "bank", None) or [])
     no_default = bool(getattr(args, "no_default_bank", False))
     device = getattr(args, "device", None) or "auto"
     theme = getattr(args, "theme", None)
-    if device not in DEVICES:
-        return _error(f"--device must be one of {', '.join(DEVICES)}, not {device!r}", 2)
-    if theme is not None:
-        from textual.theme import BUILTIN_THEMES
-
-        if theme not in BUILTIN_THEMES:
-            return _error(
-                f"unknown theme {theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})", 2
-            )
+    problem = display_option_problem(device, theme)
+    if problem:
+        return _error(problem, 2)
 
     targets: list[PreviewTarget] = [Path(t) if looks_like_file(t) else t for t in args.targets]
     files = [t for t in targets if isinstance(t, Path)]

@@ -1,0 +1,17 @@
+"""Checks shared by every command that opens the app (quizapp, drill, exam, preview)."""
+
+from __future__ import annotations
+
+
+def display_option_problem(device: str, theme: str | None) -> str | None:
+    """Why --device or --theme cannot be used, or None. Checked before any screen is drawn."""
+    from quizapp.experiments.spec import DEVICES
+
+    if device not in DEVICES:
+        return f"--device must be one of {', '.join(DEVICES)}, not {device!r}"
+    if theme is not None:
+        from textual.theme import BUILTIN_THEMES
+
+        if theme not in BUILTIN_THEMES:
+            return f"unknown theme {theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"
+    return None
