@@ -478,38 +478,31 @@ class QuizApp(App[None]):
 
     async def action_quit(self) -> None:
         from quizapp.tui.screens.confirm import Confirm
+        from quizapp.tui.screens.exam import ExamScreen
         from quizapp.tui.screens.quiz import QuizScreen
 
         if isinstance(self.screen, Confirm):
             return
-        from quizapp.tui.screens.exam import ExamScreen
-
+        question = detail = None
         exam = next((s for s in self.screen_stack if isinstance(s, ExamScreen)), None)
-        if exam is not None and exam.in_progress:
-
-            def leave_exam(yes: bool | None) -> None:
-                if yes:
-                    self.exit()
-
-            self.push_screen(
-                Confirm("Quit in the middle of an exam?", "Nothing is graded or recorded."),
-                leave_exam,
-            )
-            return
         quiz = next((s for s in self.screen_stack if isinstance(s, QuizScreen)), None)
-        if quiz is not None and quiz.in_progress:
-
-            def answered(yes: bool | None) -> None:
-                if yes:
-                    self.exit()
-
+        if exam is not None and exam.in_progress:
+            question, detail = "Quit in the middle of an exam?", "Nothing is graded or recorded."
+        elif quiz is not None and quiz.in_progress:
             given = len(quiz.session.attempts)
-            self.push_screen(
-                Confirm("Quit in the middle of a session?", f"{given} answer(s) given so far."),
-                answered,
+            question, detail = (
+                "Quit in the middle of a session?",
+                f"{given} answer(s) given so far.",
             )
+        if question is None:
+            self.exit()
             return
-        self.exit()
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(Confirm(question, detail or ""), confirmed)
 
     def action_help(self) -> None:
         from quizapp.tui.screens.help import HelpScreen
