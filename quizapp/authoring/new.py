@@ -22,7 +22,12 @@ from pathlib import Path
 
 import yaml
 
-from quizapp.authoring.output_file import OutputError, check_output, write_output
+from quizapp.authoring.output_file import (
+    OutputError,
+    OutputPathError,
+    check_output,
+    write_output,
+)
 from quizapp.bank import fields as F
 from quizapp.bank.discovery import discover
 from quizapp.bank.model import Deck, QuestionType
@@ -263,7 +268,8 @@ def append_question(
     """Append a template question to the deck file at `path`; see the module docstring.
 
     `reference_paths` (files or folders) are the rest of the bank: the id must be unique
-    there too. Raises NewQuestionError, leaving the file untouched.
+    there too. Raises NewQuestionError, leaving the file untouched, or OutputWriteError when
+    the file cannot be written (a full disk), also leaving it untouched.
     """
     from quizapp.bank.loader import load_file
 
@@ -308,7 +314,7 @@ def append_question(
         candidate = body + (separator if body.strip() else b"") + item
         try:
             outcome = _try_replace(target, candidate, qid, expected, errors_before)
-        except OutputError as exc:  # a full disk, a read-only folder: the file is untouched
+        except OutputPathError as exc:  # it stopped being a regular file meanwhile
             raise NewQuestionError(f"{given}: not changed: {exc.cause}") from None
         if outcome is None:
             line = candidate[: candidate.rfind(f"- id: {qid}".encode())].count(b"\n") + 1
