@@ -101,6 +101,10 @@ COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
 }
 
 
+EVERY_COMMAND = pytest.mark.parametrize("command", list(COMMANDS))
+WITH_AND_WITHOUT_FORCE = pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
+
+
 def run(capsys, command: str, source: Path, out: Path, *extra: str) -> tuple[int, str, str]:
     return cli(capsys, *COMMANDS[command](source, out), *extra)
 
@@ -122,17 +126,17 @@ SPECIAL = {
 }
 
 
-@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
+@WITH_AND_WITHOUT_FORCE
 @pytest.mark.parametrize("kind", list(SPECIAL))
-@pytest.mark.parametrize("command", list(COMMANDS))
+@EVERY_COMMAND
 def test_a_special_file_is_refused_even_with_force(
-    capsys, folders: tuple[Path, Path], command: str, kind: str, force: bool
+    capsys, folders: tuple[Path, Path], command: str, kind: str, force: list[str]
 ) -> None:
     source, out_dir = folders
     target = out_dir / "target"
     make_special(kind, target)
     before = identity(target), sorted(os.listdir(out_dir))
-    code, stdout, stderr = run(capsys, command, source, target, *(["--force"] if force else []))
+    code, stdout, stderr = run(capsys, command, source, target, *force)
     assert code == 2 and stdout == ""
     assert_one_line_error(stderr, command, target, SPECIAL[kind])
     assert (identity(target), sorted(os.listdir(out_dir))) == before
@@ -141,11 +145,11 @@ def test_a_special_file_is_refused_even_with_force(
 # -- symbolic links ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
+@WITH_AND_WITHOUT_FORCE
 @pytest.mark.parametrize("live", [False, True], ids=["dangling", "live"])
-@pytest.mark.parametrize("command", list(COMMANDS))
+@EVERY_COMMAND
 def test_a_symlink_at_out_is_refused_not_replaced_or_followed(
-    capsys, folders: tuple[Path, Path], command: str, live: bool, force: bool
+    capsys, folders: tuple[Path, Path], command: str, live: bool, force: list[str]
 ) -> None:
     source, out_dir = folders
     pointed = out_dir / "pointed-to.txt"
@@ -154,7 +158,7 @@ def test_a_symlink_at_out_is_refused_not_replaced_or_followed(
     link = out_dir / "link"
     link.symlink_to(pointed)
     before = sorted(os.listdir(out_dir))
-    code, _, stderr = run(capsys, command, source, link, *(["--force"] if force else []))
+    code, _, stderr = run(capsys, command, source, link, *force)
     assert code == 2
     assert_one_line_error(stderr, command, link, "is a symbolic link")
     assert link.is_symlink() and os.readlink(link) == str(pointed)
@@ -166,7 +170,7 @@ def test_a_symlink_at_out_is_refused_not_replaced_or_followed(
 # -- existing regular files -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", list(COMMANDS))
+@EVERY_COMMAND
 def test_an_existing_file_is_replaced_only_with_force(
     capsys, folders: tuple[Path, Path], command: str
 ) -> None:
@@ -186,7 +190,7 @@ def test_an_existing_file_is_replaced_only_with_force(
     assert os.listdir(out_dir) == ["existing"]  # no temporary file left
 
 
-@pytest.mark.parametrize("command", list(COMMANDS))
+@EVERY_COMMAND
 def test_a_new_file_is_written_with_the_umask_mode(
     capsys, folders: tuple[Path, Path], command: str
 ) -> None:
