@@ -65,10 +65,6 @@ def special_kind(mode: int) -> str | None:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def _not_regular(path: Path, kind: str) -> OutputPathError:
-    return OutputPathError(path, f"is {kind}; quizapp writes only regular files")
-
-
 def check_output(path: Path | str, *, replace: bool) -> os.stat_result | None:
     """Raise OutputPathError unless `path` may be written (see the module docstring).
 
@@ -85,16 +81,15 @@ def check_output(path: Path | str, *, replace: bool) -> os.stat_result | None:
         _check_folder(path)
         return None
     if stat.S_ISLNK(info.st_mode):
-        target = os.readlink(path)
-        state = "dangling, to" if not path.exists() else "to"
+        target = os.readlink(path) + ("" if path.exists() else ", which does not exist")
         raise OutputPathError(
             path,
-            f"is a symbolic link ({state} {target}); quizapp does not write through links: "
+            f"is a symbolic link (to {target}); quizapp does not write through links: "
             "give the file's own path",
         )
     kind = special_kind(info.st_mode)
     if kind is not None:
-        raise _not_regular(path, kind)
+        raise OutputPathError(path, f"is {kind}; quizapp writes only regular files")
     if not replace:
         raise OutputPathError(path, "exists; add --force to replace it")
     return info
