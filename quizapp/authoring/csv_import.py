@@ -44,6 +44,11 @@ skipped. Cells may span lines (quote them, as every spreadsheet does). The value
 In a |-separated cell, write a literal | as \\| and a literal backslash before | as \\\\.
 An empty item in `whys` means that option has no why.
 
+A cell that starts with `'` followed by = + - @, a tab or a carriage return loses that one
+`'`: it is the guard `quizapp export` puts on cells a spreadsheet would run as formulas
+(see `quizapp.authoring.csv_cells`). A prompt `=x` may be written `=x` or `'=x`; a prompt
+that really starts with `'=` is written `''=x`.
+
 Every row is turned into bank YAML and checked by quizapp's own loader and lint registry
 checks, so the rules cannot drift from `quizapp lint`. A row that fails is reported as
 `FILE.csv:LINE: reason` (LINE is the line the row starts on: the spreadsheet row number
@@ -69,6 +74,7 @@ from typing import Any
 
 import yaml
 
+from quizapp.authoring.csv_cells import unguard_cell
 from quizapp.bank import fields as F
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import Deck, QuestionType
@@ -727,7 +733,7 @@ def _import(
         problem = _row_problem(record, names)
         if problem is None:
             cells = {
-                name: cell.replace("\r\n", "\n").replace("\r", "\n")
+                name: unguard_cell(cell).replace("\r\n", "\n").replace("\r", "\n")
                 for name, cell in zip(names, record, strict=False)
                 if name
             }

@@ -2,7 +2,9 @@
 
 CSV
     The columns `quizapp import` reads (see `quizapp.authoring.csv_import`), one row per
-    question, so an export imports back to the same questions. A CSV carries no deck
+    question, so an export imports back to the same questions. A cell a spreadsheet would run
+    as a formula (starting with = + - @, tab or CR) gets a leading `'`, which the importer
+    takes off again (`quizapp.authoring.csv_cells`). A CSV carries no deck
     metadata: import it with `--deck-id/--title/--topic/--domain/--weight`. The `topic`
     column always holds the question's effective topic.
 
@@ -44,18 +46,18 @@ import html
 import io
 import itertools
 import json
-import os
 import random
 import re
 import sqlite3
-import stat
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from quizapp.authoring.csv_cells import guard_cell
+from quizapp.authoring.output_file import check_output, write_output
 from quizapp.bank.grading import format_number
 from quizapp.bank.model import (
     Bank,
@@ -316,13 +318,15 @@ def question_row(question: Question) -> dict[str, str]:
 
 
 def export_csv(questions: Iterable[Question]) -> str:
+    """The questions as CSV, every cell a spreadsheet could run as a formula guarded with a
+    leading `'` (see `quizapp.authoring.csv_cells`; the importer takes it off again)."""
     from quizapp.authoring.csv_import import COLUMNS
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     for question in questions:
-        writer.writerow(question_row(question))
+        writer.writerow({k: guard_cell(v) for k, v in question_row(question).items()})
     return buffer.getvalue()
 
 
@@ -576,10 +580,19 @@ def _derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object
 
 
 def write_anki(
-    decks: Sequence[Deck], out: str | Path, *, evaluate: bool = True, timestamp: float | None = None
+    decks: Sequence[Deck],
+    out: str | Path,
+    *,
+    evaluate: bool = True,
+    timestamp: float | None = None,
+    replace: bool = False,
 ) -> int:
-    """Write the decks' questions to an .apkg at `out` (atomically). Returns the note count."""
+    """Write the decks' questions to an .apkg at `out`, by the rules of
+    `quizapp.authoring.output_file` (`replace` allows replacing a regular file). Returns the
+    note count. Raises OutputError."""
     import genanki
+
+    check_output(out, replace=replace)  # before the work, not only after it
 
     model = genanki.Model(
         ANKI_MODEL_ID,
@@ -626,10 +639,7 @@ def write_anki(
             conn.commit()
         finally:
             conn.close()
-        _atomic_write(
-            target,
-            lambda handle: _zip_collection(handle, db_path),
-        )
+        write_output(target, lambda handle: _zip_collection(handle, db_path), replace=replace)
     return count
 
 
@@ -637,33 +647,6 @@ def _zip_collection(handle: Any, db_path: Path) -> None:
     with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.write(db_path, "collection.anki2")
         archive.writestr("media", "{}")
-
-
-def _atomic_write(target: Path, write: Callable[[Any], None]) -> None:
-    """Write through a temporary file beside `target`, then move it into place."""
-    target = target.resolve() if target.is_symlink() else target
-    if target.exists():
-        mode = stat.S_IMODE(target.stat().st_mode)
-    else:  # what a plain open() would have made; mkstemp's own file is private (0600)
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_text(target: str | Path, text: str) -> None:
-    """Write text (UTF-8) atomically."""
-    _atomic_write(Path(target), lambda handle: handle.write(text.encode("utf-8")))
 
 
 # -- the whole bank ---------------------------------------------------------------------------
@@ -688,5 +671,4 @@ __all__ = [
     "question_mapping",
     "question_row",
     "write_anki",
-    "write_text",
 ]

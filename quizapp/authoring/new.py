@@ -6,23 +6,28 @@ the deck file and the bank it joins: `<deck topic>-new-<type>-<N>`.
 
 Appending never corrupts the file: the new text goes to a temporary file beside it, which is
 loaded with quizapp's own loader and must give the same deck, the same questions and the same
-errors as before plus the new question; only then does it replace the file (os.replace). A
-file whose top-level `questions:` list is not the last thing in it, or that does not load to
-a deck, is refused and left untouched.
+errors as before plus the new question; only then does it replace the file (os.replace, by
+the rules of `quizapp.authoring.output_file`). A file whose top-level `questions:` list is
+not the last thing in it, or that does not load to a deck, is refused and left untouched; so
+is anything but a regular file (a FIFO, a device). A deck given as a symbolic link is
+followed: the file it points to is edited, and the link stays a link.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import stat
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from quizapp.authoring.output_file import (
+    OutputError,
+    OutputPathError,
+    check_output,
+    write_output,
+)
 from quizapp.bank import fields as F
 from quizapp.bank.discovery import discover
 from quizapp.bank.model import Deck, QuestionType
@@ -263,15 +268,21 @@ def append_question(
     """Append a template question to the deck file at `path`; see the module docstring.
 
     `reference_paths` (files or folders) are the rest of the bank: the id must be unique
-    there too. Raises NewQuestionError, leaving the file untouched.
+    there too. Raises NewQuestionError, leaving the file untouched, or OutputWriteError when
+    the file cannot be written (a full disk), also leaving it untouched.
     """
     from quizapp.bank.loader import load_file
 
     qtype = QuestionType(qtype)
     given = Path(path)
-    if not given.is_file():
-        raise NewQuestionError(f"{given}: no such file")
+    # A link is followed: the file it points to is the deck, and is edited in place.
     target = given.resolve()
+    if not target.exists():
+        raise NewQuestionError(f"{given}: no such file")
+    try:
+        check_output(target, replace=True)  # a regular file: never a FIFO, device or folder
+    except OutputError as exc:
+        raise NewQuestionError(f"{given}: {exc.cause}") from None
     try:
         raw = target.read_bytes()
         text = raw.decode("utf-8-sig")
@@ -301,7 +312,10 @@ def append_question(
     # at the end of the file would swallow the blank line into the last question's text.
     for separator in (newline.encode(), b""):
         candidate = body + (separator if body.strip() else b"") + item
-        outcome = _try_replace(target, candidate, qid, expected, errors_before)
+        try:
+            outcome = _try_replace(target, candidate, qid, expected, errors_before)
+        except OutputPathError as exc:  # it stopped being a regular file meanwhile
+            raise NewQuestionError(f"{given}: not changed: {exc.cause}") from None
         if outcome is None:
             line = candidate[: candidate.rfind(f"- id: {qid}".encode())].count(b"\n") + 1
             return Appended(id=qid, path=given, line=line)
@@ -320,22 +334,21 @@ def _try_replace(
     else why not (and `target` is untouched)."""
     from quizapp.bank.loader import load_file
 
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".yaml")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        after, diagnostics = load_file(tmp)
+    def verify(written: Path) -> None:
+        after, diagnostics = load_file(written)
         problem = _compare(after, diagnostics, qid, expected, errors_before)
         if problem is not None:
-            return problem
-        os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))
-        os.replace(tmp, target)
-        return None
-    finally:
-        tmp.unlink(missing_ok=True)
+            raise _Refused(problem)
+
+    try:
+        write_output(target, content, replace=True, before_replace=verify)
+    except _Refused as refused:
+        return str(refused)
+    return None
+
+
+class _Refused(Exception):
+    """The appended file would not be right: the message says why."""
 
 
 def _compare(

@@ -19,13 +19,18 @@ _NEW_EPILOG = """\
 Without --deck the template is printed, indented to paste under a deck's `questions:`.
 With --deck FILE it is appended to FILE's `questions:` list (which must end the file, as
 in the bundled decks); the result is loaded before it replaces FILE, and FILE is left
-untouched if anything is wrong. The id, `<deck topic>-new-<type>-<N>` unless --id is given,
-is unique across FILE, the bundled bank and any --bank paths.
+untouched if anything is wrong. A FILE that is a symbolic link is followed (the file it
+points to is edited, the link stays); a FIFO, device or folder is refused. The id,
+`<deck topic>-new-<type>-<N>` unless --id is given, is unique across FILE, the bundled bank
+and any --bank paths.
 """
 
 _EXPORT_EPILOG = """\
 csv    one row per question, in the columns `quizapp import` reads (see
-       `quizapp import --help`), so an export imports back to the same questions.
+       `quizapp import --help`), so an export imports back to the same questions. A
+       cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
+       formula) gets a leading ', and so does one starting with 's then one of those;
+       `quizapp import` takes exactly that ' off again.
 json   a list of question objects; every object has every key of its type (null when
        absent): id, type, deck, topic, difficulty, tags, source, prompt, explanation,
        compute, vary, and choices+shuffle | answer+why_true+why_false |
@@ -36,6 +41,17 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
+
+_OUT_RULES = """\
+--out FILE is a new file, or with --force an existing regular file. It is written
+atomically: a temporary file beside it, flushed to disk, then renamed over it. Symbolic
+links are not followed: a link at FILE is refused, live or dangling (the rename would
+replace the link, not its target), and so are folders, devices, FIFOs and sockets, even
+with --force."""
+_OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
+_EXPORT_EPILOG += "\n" + _OUT_RULES + "\n"
+# Which option names the file each command writes, for its error messages.
+_OUTPUT_OPTION = {"new": "--deck", "import": "--out", "export": "--out"}
 
 # Stands in for the column table until `quizapp import --help` is actually shown, so that
 # building the parser (every quizapp run) does not import the importer and PyYAML.
@@ -80,14 +96,19 @@ def add_authoring_commands(
             "Every row is checked by quizapp's own loader and lint: a rejected row is reported\n"
             "as FILE.csv:LINE: reason and left out, the other rows are written, and the exit\n"
             "code is 1. Unusable input (not UTF-8, no header, unknown or missing columns) exits\n"
-            "2 and writes nothing."
+            "2 and writes nothing.\n"
+            "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
+            "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
+            + _OUT_RULES
         ),
         epilog=_COLUMNS_EPILOG,
         formatter_class=_ImportHelpFormatter,
     )
     imp.add_argument("csv", metavar="FILE.csv", help="the CSV file")
-    imp.add_argument("--out", metavar="FILE.yaml", help="write the deck here (default: stdout)")
-    imp.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    imp.add_argument(
+        "--out", metavar="FILE.yaml", help=f"write the deck here (default: stdout): {_OUT_HELP}"
+    )
+    imp.add_argument("--force", action="store_true", help="replace --out if it is a regular file")
     imp.add_argument(
         "--deck-id", metavar="ID", help="the deck id (default: from the CSV's file name)"
     )
@@ -116,7 +137,12 @@ def add_authoring_commands(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled bank)"
     )
     export.add_argument(
-        "--out", metavar="FILE", help="write here (default: stdout; required for anki)"
+        "--out",
+        metavar="FILE",
+        help=f"write here (default: stdout; required for anki): {_OUT_HELP}",
+    )
+    export.add_argument(
+        "--force", action="store_true", help="replace --out if it is a regular file"
     )
     export.add_argument(
         "--no-eval",
@@ -142,6 +168,8 @@ def _add_bank_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 def run_authoring(args: argparse.Namespace) -> int:
     """Run `new`, `import` or `export`. Returns the exit code."""
+    from quizapp.authoring.output_file import OutputError, OutputPathError
+
     command = args.command
     try:
         if command == "new":
@@ -151,6 +179,10 @@ def run_authoring(args: argparse.Namespace) -> int:
         if command == "export":
             return _export(args)
         return _error(command, f"unknown command {command!r}")
+    except OutputPathError as exc:
+        return _error(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
+    except OutputError as exc:
+        return _fail(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
     except OSError as exc:
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
         return _fail(command, f"cannot write or read{where}: {exc.strerror or exc}")
@@ -207,7 +239,7 @@ def _new(args: argparse.Namespace) -> int:
             sys.stdout.write(template(args.type, qid))
             return 0
         deck = Path(args.deck)
-        if not deck.is_file():
+        if not deck.exists():
             return _error("new", f"--deck {deck}: no such file")
         others = [p for p in references if p.resolve() != deck.resolve()]
         added = append_question(deck, args.type, qid=args.id, reference_paths=others)
@@ -227,24 +259,18 @@ def _import(args: argparse.Namespace) -> int:
         import_csv,
         read_csv_text,
     )
-    from quizapp.authoring.export import write_text
     from quizapp.authoring.new import collect_ids
+    from quizapp.authoring.output_file import check_output, write_output
 
     source = Path(args.csv)
     if not source.is_file():
         return _error("import", f"{source}: no such file")
     out = Path(args.out) if args.out else None
-    if out is not None:
-        if out.exists() and not args.force:
-            return _error("import", f"--out {out} exists; add --force to overwrite it")
-        if out.is_dir():
-            return _error("import", f"--out {out} is a folder")
-        if not out.parent.exists():
-            return _error("import", f"--out {out}: no such folder {out.parent}")
+    replaced = out is not None and check_output(out, replace=args.force) is not None
     references = _reference_paths(args)
     if isinstance(references, str):
         return _error("import", references)
-    if out is not None and out.exists():
+    if out is not None and replaced:
         # The file being replaced does not count against the new questions.
         references = _without(references, out)
     taken_ids, taken_decks = collect_ids(references)
@@ -280,7 +306,7 @@ def _import(args: argparse.Namespace) -> int:
     if out is None:
         sys.stdout.write(result.text)
     else:
-        write_text(out, result.text)
+        write_output(out, result.text.encode("utf-8"), replace=args.force)
     where = f" to {out}" if out is not None else ""
     rejected = f"; {len(result.problems)} row(s) rejected" if result.problems else ""
     print(
@@ -309,6 +335,7 @@ def _without(paths: list[Path], excluded: Path) -> list[Path]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from quizapp.authoring.output_file import check_output, write_output
     from quizapp.bank import bundled_bank_path, load_bank
 
     for path in args.paths:
@@ -322,10 +349,8 @@ def _export(args: argparse.Namespace) -> int:
         except ImportError:
             return _fail("export", "--format anki needs genanki (pip install genanki)")
     out = Path(args.out) if args.out else None
-    if out is not None and out.is_dir():
-        return _error("export", f"--out {out} is a folder")
-    if out is not None and not out.parent.exists():
-        return _error("export", f"--out {out}: no such folder {out.parent}")
+    if out is not None:
+        check_output(out, replace=args.force)  # before loading and exporting, not only after
 
     bank = load_bank(args.paths or [bundled_bank_path()])
     for problem in bank.errors:
@@ -338,14 +363,14 @@ def _export(args: argparse.Namespace) -> int:
     questions = ex.bank_questions(bank)
     if args.format == "anki":
         assert out is not None
-        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval)
+        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
         summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {out}"
     else:
         text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
         if out is None:
             sys.stdout.write(text)
         else:
-            ex.write_text(out, text)
+            write_output(out, text.encode("utf-8"), replace=args.force)
         summary = f"{len(questions)} question(s) exported" + (f" to {out}" if out else "")
     if bank.errors:
         print(
