@@ -152,6 +152,27 @@ CATALOGUE: tuple[Message, ...] = (
         corpus="python_tag.yaml",
     ),
     Message(
+        "control-character",
+        "error",
+        "load",
+        "A text or id holds a control character or a bidirectional override. "
+        "Such a character can act on the terminal of whoever reads the bank, or make text read "
+        "differently from what it says. Refused: every control character but tab and newline "
+        "(ESC, BEL, CR, DEL, the C1 range U+0080 to U+009F), and the bidirectional overrides "
+        "and isolates (U+202A to U+202E, U+2066 to U+2069). It counts "
+        'whether it is typed raw or as a YAML escape such as `"\\e"`, `"\\x1b"` or '
+        '`"\\u202e"`. The message names the character (`U+001B (ESC)`) and where it is in '
+        "the text. The question is left out; the whole file is, when the character is in "
+        "the deck's fields or typed raw (YAML itself refuses a raw control character). "
+        "The direction marks U+200E and U+200F are allowed: right-to-left text needs them "
+        "and they cannot reorder words. Wherever quizapp prints text from a bank, a CSV, an "
+        "argument or a file name to a terminal, any such character left is shown as an "
+        "escape (`\\x1b`, `\\u202e`) instead.",
+        "Delete the character. A line break in a text is a real new line (use a `|` block); "
+        "for emphasis use Markdown, not terminal colour codes.",
+        corpus="control_escape_in_prompt.yaml",
+    ),
+    Message(
         "merge-key",
         "error",
         "load",

@@ -151,7 +151,7 @@ def new_id(prefix: str, qtype: QuestionType | str, taken: Iterable[str]) -> str:
 
 
 def check_id(qid: str, taken: dict[str, str]) -> None:
-    if len(qid) > F.ID_MAX_LENGTH or not _ID_RE.match(qid):
+    if len(qid) > F.ID_MAX_LENGTH or not _ID_RE.fullmatch(qid):
         raise NewQuestionError(
             f"--id '{qid[:40]}' must be lowercase letters and digits joined by - _ or . "
             f"(at most {F.ID_MAX_LENGTH} characters)"

@@ -19,7 +19,9 @@ from quizapp import __version__
 from quizapp.bank.discovery import discover
 from quizapp.bank.model import Bank
 
-CACHE_FORMAT = 1
+# Raised whenever the loader's rules change what the same file yields, so a bank cached under
+# older rules is loaded afresh (2: control characters and bidirectional overrides refused).
+CACHE_FORMAT = 2
 
 
 def default_cache_dir() -> Path | None:

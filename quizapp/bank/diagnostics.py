@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from quizapp.bank.literal import terminal_safe
+
 Severity = Literal["error", "warning"]
 
 
@@ -20,10 +22,14 @@ class Diagnostic:
     message: str
 
     def format(self) -> str:
-        # The `path:line:col: severity: message` shape is what editors and CI annotators parse.
-        return (
-            f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
-        )
+        """The problem as one line for a terminal or a log.
+
+        The `path:line:col: severity: message` shape is what editors and CI annotators parse.
+        The path and the message may quote a hostile file, so control characters in them are
+        shown as escapes (`as_dict` keeps them as they are, for JSON to escape).
+        """
+        path, message = terminal_safe(self.path), terminal_safe(self.message)
+        return f"{path}:{self.line}:{self.column}: {self.severity}: {message} [{self.code}]"
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -9,6 +9,7 @@ import yaml
 
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.discovery import discover, file_problem
+from quizapp.bank.literal import BANK_TEXT_RULE, is_forbidden, named_character
 from quizapp.bank.model import Bank, Deck
 from quizapp.bank.validate import EXPANSION_MESSAGE, FileValidator, TooMuchWork
 from quizapp.bank.yaml12 import NestingTooDeep, compose, expanded_size
@@ -50,9 +51,7 @@ def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
     except yaml.MarkedYAMLError as exc:
         return None, [_yaml_problem(name, exc)]
     except yaml.reader.ReaderError as exc:
-        line, column = _line_col(text, exc.position)
-        message = f"YAML cannot contain character #x{exc.character:04x}"
-        return None, [Diagnostic(name, line, column, "error", "yaml-syntax", message)]
+        return None, [_unreadable_character(name, text, exc)]
     except NestingTooDeep as exc:
         return None, [file_problem(path, "nesting-depth", str(exc))]
     except RecursionError:  # only the pure-Python parser recurses; our limit should come first
@@ -92,6 +91,17 @@ def _decode(raw: bytes, name: str) -> tuple[str, Diagnostic | None]:
             "encoding",
             f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
         )
+
+
+def _unreadable_character(name: str, text: str, exc: yaml.reader.ReaderError) -> Diagnostic:
+    line, column = _line_col(text, exc.position)
+    character = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+    if is_forbidden(character):
+        # Written raw into the file (an escape like "\e" is caught by the validator instead).
+        message = f"the file holds a raw {named_character(character)}; {BANK_TEXT_RULE}"
+        return Diagnostic(name, line, column, "error", "control-character", message)
+    message = f"YAML cannot contain character #x{ord(character):04x}"
+    return Diagnostic(name, line, column, "error", "yaml-syntax", message)
 
 
 def _yaml_problem(name: str, exc: yaml.MarkedYAMLError) -> Diagnostic:

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from quizapp.bank import fields as F
 from quizapp.bank.diagnostics import Diagnostic, Severity
+from quizapp.bank.literal import BANK_TEXT_RULE, forbidden_character, named_character
 from quizapp.bank.model import (
     Choice,
     ChoiceQuestion,
@@ -196,10 +197,21 @@ class FileValidator:
             self.report(node, "wrong-type", f"{what} must be a single value, not {_describe(node)}")
             return BAD
         try:
-            return scalar_value(node)
+            value = scalar_value(node)
         except ValueError as exc:
             self.report(node, "bad-value", f"{what}: {exc}")
             return BAD
+        if isinstance(value, str) and (found := forbidden_character(value)) is not None:
+            # Every text and id passes here, so nothing from a bank can act on a terminal.
+            index, character = found
+            self.report(
+                node,
+                "control-character",
+                f"{what} contains {named_character(character)} at character {index + 1}; "
+                + BANK_TEXT_RULE,
+            )
+            return BAD
+        return value
 
     def text(self, node: Node, what: str) -> str | None:
         value = self.scalar(node, what)
@@ -253,7 +265,7 @@ class FileValidator:
         value = self.text(node, what)
         if value is None:
             return None
-        if len(value) > F.ID_MAX_LENGTH or not pattern.match(value):
+        if len(value) > F.ID_MAX_LENGTH or not pattern.fullmatch(value):
             self.report(
                 node,
                 "bad-id",
@@ -450,7 +462,7 @@ class FileValidator:
         combinations = 1
         for key_node, value_node in node.value:
             self._visit()
-            if not isinstance(key_node, ScalarNode) or not _NAME_RE.match(key_node.value):
+            if not isinstance(key_node, ScalarNode) or not _NAME_RE.fullmatch(key_node.value):
                 self.report(
                     key_node, "bad-value", "vary names are lowercase identifiers (d_model, n_heads)"
                 )
@@ -551,7 +563,9 @@ class FileValidator:
                 seen: dict[str, ScalarNode] = {}
                 for key_node, value_node in args_node.value:
                     self._visit()
-                    if not isinstance(key_node, ScalarNode) or not _NAME_RE.match(key_node.value):
+                    if not isinstance(key_node, ScalarNode) or not _NAME_RE.fullmatch(
+                        key_node.value
+                    ):
                         self.report(
                             key_node, "bad-value", "argument names are lowercase identifiers"
                         )

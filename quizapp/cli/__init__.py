@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quizapp import __version__
+from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.preview import add_preview_command, run_preview
 
@@ -17,7 +18,8 @@ from quizapp.cli.preview import add_preview_command, run_preview
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse prints the whole usage block; one line naming the problem is easier to act on.
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # The message can quote an argument, which is untrusted text like any other.
+        self.exit(2, f"{error_line(self.prog, message)} (see '{self.prog} --help')\n")
 
 
 APP_DEFAULTS: dict[str, object] = {
@@ -195,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("QUIZAPP_DEBUG"):
             raise
         print(
-            f"quizapp: internal error: {type(exc).__name__}: {exc} "
+            f"quizapp: internal error: {type(exc).__name__}: {terminal_safe(exc)} "
             "(set QUIZAPP_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
@@ -233,7 +235,8 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except Exception as exc:
         if os.environ.get("QUIZAPP_DEBUG"):
             raise
-        print(f"quizapp compute: {args.name} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        failure = terminal_safe(f"{args.name} failed: {type(exc).__name__}: {exc}")
+        print(f"quizapp compute: {failure}", file=sys.stderr)
         return 1
 
 
@@ -304,5 +307,5 @@ def _fill_app_defaults(args: argparse.Namespace) -> None:
 
 
 def _usage_error(message: str) -> int:
-    print(f"quizapp: error: {message}", file=sys.stderr)
+    print(error_line("quizapp", message), file=sys.stderr)
     return 2

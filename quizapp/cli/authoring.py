@@ -12,6 +12,8 @@ import contextlib
 import sys
 from pathlib import Path
 
+from quizapp.bank.literal import error_line, terminal_safe
+
 AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
 _TYPES = ("single_choice", "multiple_choice", "true_false", "numeric", "ordering", "flashcard")
 
@@ -190,13 +192,13 @@ def run_authoring(args: argparse.Namespace) -> int:
 
 def _error(command: str, message: str) -> int:
     """A usage problem: one line, exit 2."""
-    print(f"quizapp {command}: error: {message}", file=sys.stderr)
+    print(error_line(f"quizapp {command}", message), file=sys.stderr)
     return 2
 
 
 def _fail(command: str, message: str) -> int:
     """A failure that is not the user's syntax: one line, exit 1."""
-    print(f"quizapp {command}: error: {message}", file=sys.stderr)
+    print(error_line(f"quizapp {command}", message), file=sys.stderr)
     return 1
 
 
@@ -245,7 +247,7 @@ def _new(args: argparse.Namespace) -> int:
         added = append_question(deck, args.type, qid=args.id, reference_paths=others)
     except NewQuestionError as exc:
         return _error("new", str(exc))
-    print(f"{added.path}:{added.line}: added {args.type} question '{added.id}'")
+    print(terminal_safe(f"{added.path}:{added.line}: added {args.type} question '{added.id}'"))
     return 0
 
 
@@ -294,7 +296,7 @@ def _import(args: argparse.Namespace) -> int:
     except CsvInputError as exc:
         return _error("import", str(exc))
     for problem in result.problems:
-        print(problem.format(str(args.csv)), file=sys.stderr)
+        print(terminal_safe(problem.format(str(args.csv))), file=sys.stderr)
     if result.text is None:
         if not result.rows:
             return _error("import", f"{args.csv} has a header but no rows")
@@ -307,7 +309,7 @@ def _import(args: argparse.Namespace) -> int:
         sys.stdout.write(result.text)
     else:
         write_output(out, result.text.encode("utf-8"), replace=args.force)
-    where = f" to {out}" if out is not None else ""
+    where = f" to {terminal_safe(out)}" if out is not None else ""
     rejected = f"; {len(result.problems)} row(s) rejected" if result.problems else ""
     print(
         f"quizapp import: {len(result.imported)} question(s) imported{where}{rejected}",
@@ -364,14 +366,16 @@ def _export(args: argparse.Namespace) -> int:
     if args.format == "anki":
         assert out is not None
         count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
-        summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {out}"
+        summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {terminal_safe(out)}"
     else:
         text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
         if out is None:
             sys.stdout.write(text)
         else:
             write_output(out, text.encode("utf-8"), replace=args.force)
-        summary = f"{len(questions)} question(s) exported" + (f" to {out}" if out else "")
+        summary = f"{len(questions)} question(s) exported" + (
+            f" to {terminal_safe(out)}" if out else ""
+        )
     if bank.errors:
         print(
             f"quizapp export: {summary}; {len(bank.errors)} error(s): questions with errors "

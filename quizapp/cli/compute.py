@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.experiments.registry import COMPUTATIONS
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError
@@ -80,37 +81,48 @@ def _render(result: Result) -> None:
     from rich.console import Console
     from rich.markdown import Markdown
     from rich.table import Table
+    from rich.text import Text
+
+    def literal(value: object) -> Text:
+        # Arguments and cells can be the caller's text: never Rich markup, never a control code.
+        return Text(terminal_safe(_fmt(value)))
 
     console = Console()
     args = ", ".join(f"{k}={v}" for k, v in result.args.items() if v is not None)
-    values = Table(title=f"{result.name}({args}) on {result.device}", title_justify="left")
+    values = Table(title=literal(f"{result.name}({args}) on {result.device}"), title_justify="left")
     values.add_column("value")
     values.add_column("result", justify="right")
     for key, value in result.values.items():
-        values.add_row(key, _fmt(value))
+        values.add_row(literal(key), literal(value))
     console.print(values)
     for table in [t for t in (result.table, *result.extra_tables) if t is not None]:
-        rich_table = Table(title=table.title or None, title_justify="left")
+        rich_table = Table(
+            title=literal(table.title) if table.title else None, title_justify="left"
+        )
         for column in table.columns:
-            rich_table.add_column(str(column))
+            rich_table.add_column(literal(column))
         for row in table.rows:
-            rich_table.add_row(*(_fmt(cell) for cell in row))
+            rich_table.add_row(*(literal(cell) for cell in row))
         console.print(rich_table)
     if result.series is not None:
         series = result.series
         step = max(1, len(series.x) // MAX_SERIES_ROWS)
         rich_table = Table(
-            title=f"series: {series.y_label or 'y'} by {series.x_label}", title_justify="left"
+            title=literal(f"series: {series.y_label or 'y'} by {series.x_label}"),
+            title_justify="left",
         )
-        rich_table.add_column(series.x_label)
+        rich_table.add_column(literal(series.x_label))
         for line in series.lines:
-            rich_table.add_column(line, justify="right")
+            rich_table.add_column(literal(line), justify="right")
         for i in range(0, len(series.x), step):
-            rich_table.add_row(_fmt(series.x[i]), *(_fmt(ys[i]) for ys in series.lines.values()))
+            rich_table.add_row(
+                literal(series.x[i]), *(literal(ys[i]) for ys in series.lines.values())
+            )
         console.print(rich_table)
-    console.print(Markdown(result.summary))
+    # The summary is Markdown the computation wrote (it escapes any words it quotes).
+    console.print(Markdown(terminal_safe(result.summary, multiline=True)))
 
 
 def main_error(message: str) -> int:
-    print(f"quizapp compute: error: {message}", file=sys.stderr)
+    print(error_line("quizapp compute", message), file=sys.stderr)
     return 2

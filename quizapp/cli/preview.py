@@ -136,5 +136,7 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
 
 
 def _error(message: str, code: int) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    from quizapp.bank.literal import error_line
+
+    print(error_line(PROG, message), file=sys.stderr)
     return code

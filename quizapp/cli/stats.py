@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.bank.model import Bank, Question
 from quizapp.srs.stats import Stats, compute_stats
 
@@ -49,11 +50,11 @@ def run_stats(
         # A history not yet started is read as empty, without leaving a file behind.
         store = ReviewStore.open(db_path if db_path.exists() else ":memory:")
     except HistoryError as exc:
-        print(f"quizapp stats: error: {exc}", file=sys.stderr)
+        print(error_line("quizapp stats", exc), file=sys.stderr)
         return 1
     with store:
         if store.notice:
-            print(f"quizapp stats: {store.notice}", file=sys.stderr)
+            print(f"quizapp stats: {terminal_safe(store.notice)}", file=sys.stderr)
         stats = replace(compute_stats(store, questions, now, days=days), db_path=db_path)
     if as_json:
         print(json.dumps(stats.as_json(), indent=2))
@@ -143,7 +144,7 @@ def render(stats: Stats, console: Console | None = None) -> None:
             topics.add_column(heading, justify="right")
         for t in stats.topics:
             topics.add_row(
-                Text(t.topic),  # bank text, not Rich markup
+                Text(terminal_safe(t.topic)),  # bank text, not Rich markup
                 f"{t.answered:,}",
                 f"{t.correct:,}",
                 percent(t.accuracy),
@@ -170,6 +171,11 @@ def render(stats: Stats, console: Console | None = None) -> None:
         out.print("No exams taken yet.")
 
     out.print(
-        f"History:  {stats.db_path or 'in memory'}", style="dim", markup=False, highlight=False
+        terminal_safe(f"History:  {stats.db_path or 'in memory'}"),
+        style="dim",
+        markup=False,
+        highlight=False,
     )
-    out.print(f"Settings: {stats.config_path}", style="dim", markup=False, highlight=False)
+    out.print(
+        terminal_safe(f"Settings: {stats.config_path}"), style="dim", markup=False, highlight=False
+    )

@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from quizapp.bank.literal import forbidden_character, named_character
+
 ArgValue = int | float | bool | str
 ArgKind = Literal["int", "float", "bool", "str", "choice"]
 DEVICES = ("auto", "cpu", "cuda", "mps")
@@ -73,6 +75,8 @@ class Arg:
                 raise ArgumentError(f"{name} must be text, not {value!r}", name)
             if len(value) > self.max_length:
                 raise ArgumentError(f"{name} is longer than {self.max_length} characters", name)
+            if (found := forbidden_character(value)) is not None:
+                raise ArgumentError(f"{name} contains {named_character(found[1])}", name)
             if self.kind == "choice" and value not in self.choices:
                 close = difflib.get_close_matches(value, self.choices, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""

@@ -98,7 +98,8 @@ def test_nesting_limit_is_ours_not_the_parsers(tmp_path: Path, depth: int) -> No
         (b"\xef\xbb\xbf", "empty-file"),  # a UTF-8 byte-order mark and nothing else
         (b"", "empty-file"),
         (b"   \n\n# only a comment\n", "empty-file"),
-        (b"deck: \x07\n", "yaml-syntax"),
+        (b"deck: \x07\n", "control-character"),
+        (b"deck: \xef\xbf\xbe\n", "yaml-syntax"),  # U+FFFE: not a character YAML allows
         (b"{{{{", "yaml-syntax"),
         (b"- just\n- a list\n", "wrong-type"),
         (b"plain words", "wrong-type"),

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict, deque
 import torch
 from torch import Tensor
 
+from quizapp.bank.literal import markdown_literal
 from quizapp.experiments.context import Context
 from quizapp.experiments.result import Result, Series, Table
 from quizapp.experiments.spec import ArgumentError
@@ -222,8 +223,9 @@ def permutation_demo(
         ),
     )
     summary = _permutation_summary(
-        sentence=" ".join(original),
-        swapped=" ".join(reordered),
+        # The words are the caller's text: quoted in the Markdown summary, they must read as typed.
+        sentence=markdown_literal(" ".join(original)),
+        swapped=markdown_literal(" ".join(reordered)),
         positional=positional,
         causal=causal,
         same_order=original == reordered,
