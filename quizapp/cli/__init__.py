@@ -261,7 +261,11 @@ def _lint_report(args: argparse.Namespace) -> int:
 
     paths = args.paths or [bundled_bank_path()]
     # On a terminal (not with --format json) a slow evaluation shows how far it has got.
-    progress = StatusLine("evaluating derived answers") if args.format == "text" else None
+    progress = (
+        StatusLine("evaluating derived answers", limit=args.eval_timeout or None)
+        if args.format == "text"
+        else None
+    )
     try:
         report = lint(
             paths,

@@ -12,8 +12,9 @@ _CLEAR_LINE = "\r\x1b[K"
 
 
 class StatusLine:
-    """`label: done/total`, rewritten in place on `stream`, once the work has run past `delay`
-    seconds (quick work shows nothing). Call it as the progress callback; `clear()` at the end.
+    """`label: done/total (elapsed s of limit s)`, rewritten in place on `stream` once the work
+    has run past `delay` seconds (quick work shows nothing). The clock shows that a long step is
+    alive. Call it as the progress callback; `clear()` at the end.
 
     Writes nothing unless `stream` is a terminal: a log or a pipe gets no carriage returns."""
 
@@ -22,10 +23,12 @@ class StatusLine:
         label: str,
         stream: TextIO | None = None,
         *,
+        limit: float | None = None,
         delay: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.label = label
+        self.limit = limit
         self.stream = stream if stream is not None else sys.stderr
         self.delay = delay
         self._clock = clock
@@ -40,9 +43,11 @@ class StatusLine:
         now = self._clock()
         if self._started is None:
             self._started = now
-        if now - self._started < self.delay:
+        elapsed = now - self._started
+        if elapsed < self.delay:
             return
-        text = f"{self.label}: {done}/{total}"
+        of_limit = "" if self.limit is None else f" of {self.limit:g} s"
+        text = f"{self.label}: {done}/{total} ({elapsed:.0f} s{of_limit})"
         if text != self._shown:
             self._write(_CLEAR_LINE + text)
             self._shown = text
