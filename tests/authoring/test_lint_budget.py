@@ -151,3 +151,35 @@ def test_the_docs_state_the_real_default() -> None:
     assert f"they get {default} seconds in all" in (REPO / "docs" / "authoring.md").read_text()
     assert f"(default {default}, `0`: no limit)" in (REPO / "README.md").read_text()
     assert f"`--eval-timeout`, {default} s by default" in MESSAGES["eval-budget"].meaning
+
+
+def test_a_run_cancelled_before_it_starts_does_not_compute(monkeypatch) -> None:
+    from quizapp.experiments.context import Cancelled
+    from quizapp.experiments.lab import attention
+
+    called = []
+    monkeypatch.setattr(attention, "mha_params", lambda *a, **k: called.append(a))
+    with pytest.raises(Cancelled):  # cancelled while torch and the module were importing
+        runner.run("mha_params", {}, is_cancelled=lambda: True)
+    assert called == []
+
+
+def test_a_program_using_lint_exits_cleanly_with_a_run_cut_off() -> None:
+    """A torch thread still computing at interpreter shutdown aborts the process ("terminate
+    called without an active exception", exit 134); lint lets a cut-off run stop first."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    hostile = REPO / "tests" / "authoring" / "data" / "hostile_vary.yaml"
+    script = (
+        "from quizapp.authoring.lint import lint\n"
+        f"report = lint([{str(hostile)!r}], eval_budget=2)\n"
+        "print(sorted({d.code for d in report.diagnostics}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "['eval-budget', 'variants-unchecked']\n"

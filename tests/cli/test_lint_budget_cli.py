@@ -16,49 +16,8 @@ import pytest
 from quizapp.cli import main
 from tests.conftest import REPO
 
-# One `vary:` question of 5 x 4 x 20 = 400 variants, each asking variance_drift for a run near
-# its maximum arguments (64 layers, width 1024, 1024 tokens): several seconds of computing per
-# variant, for the 64 variants lint checks. It once held lint for more than 240 s at 550 MB.
-HOSTILE = """\
-# A question that asks lint for hours of computing, 1.7 KB of it.
-format: 1
-deck:
-  id: residual-stacks
-  title: Residual stacks
-  topic: normalization-residuals
-  domain: LLM architecture
-  exam_weight: 1
-  description: Deep residual stacks, measured.
-questions:
-  - id: residual-variance-grid
-    type: numeric
-    difficulty: hard
-    tags: [residuals, variance]
-    source: "Lesson 011 › Variance through depth"
-    prompt: |
-      A stack of {n_layers} residual layers without normalisation has width
-      d_model = {d_model} and is fed {n_tokens} tokens of unit variance. Each sub-layer is
-      a bias-free square linear map with Glorot-normal weights, so on its own it keeps the
-      variance of its input. What is the activation variance after the last layer?
-    vary:
-      n_layers: [60, 61, 62, 63, 64]
-      d_model: [1000, 1008, 1016, 1024]
-      n_tokens: [986, 988, 990, 992, 994, 996, 998, 1000, 1002, 1004, 1006, 1008, 1010,
-                 1012, 1014, 1016, 1018, 1020, 1022, 1024]
-    compute:
-      name: variance_drift
-      args: {n_layers: "{n_layers}", d_model: "{d_model}", n_tokens: "{n_tokens}"}
-    answer: {from: residual_final, relative_tolerance: 0.01, unit: variance}
-    traps:
-      - value: 64
-        why: One unit of variance added per layer forgets that the residual grows too.
-    explanation: |
-      Without normalisation each residual layer adds the sub-layer's output to its input,
-      and the two are roughly independent with equal variance, so the variance roughly
-      doubles per layer: after {n_layers} layers it is about 2^{n_layers} times the input's.
-      Post-LN renormalises after every layer and Pre-LN grows only linearly, which is why
-      deep transformers put a LayerNorm in every block.
-"""
+# One `vary:` question (2 KB) that once held lint for more than 240 s at 550 MB.
+HOSTILE = REPO / "tests" / "authoring" / "data" / "hostile_vary.yaml"
 
 WARNING = re.compile(
     r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): warning: derived answers not checked: "
@@ -79,19 +38,18 @@ def run_lint(*args: str, timed_run_seconds: float | None = None) -> subprocess.C
     return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO, env=env)
 
 
-def test_a_hostile_file_is_linted_within_its_budget(tmp_path: Path) -> None:
-    hostile = tmp_path / "hostile.yaml"
-    hostile.write_text(HOSTILE, encoding="utf-8")
-    assert 1500 <= len(HOSTILE.encode()) <= 1900
+def test_a_hostile_file_is_linted_within_its_budget() -> None:
+    text = HOSTILE.read_text(encoding="utf-8")
+    assert len(text.encode()) <= 2048 and "vary:" in text
     started = time.monotonic()
-    result = run_lint("--eval-timeout", "2", str(hostile))
+    result = run_lint("--eval-timeout", "2", str(HOSTILE))
     elapsed = time.monotonic() - started
     assert elapsed < 2 + 2, f"lint took {elapsed:.1f} s on a budget of 2 s"
     assert result.returncode == 0, result.stdout + result.stderr  # warnings only
     [warning] = WARNING.finditer(result.stdout)
-    question_line = HOSTILE.splitlines().index("  - id: residual-variance-grid") + 1
+    question_line = text.splitlines().index("  - id: residual-variance-grid") + 1
     assert (warning["path"], warning["line"], warning["col"]) == (
-        str(hostile),
+        str(HOSTILE),
         str(question_line),
         "5",
     )
