@@ -183,7 +183,11 @@ def message_markdown(message: Message) -> str:
     if message.corpus_path is not None:
         lines += ["", f"Example: [`{message.corpus_path}`](../{message.corpus_path})"]
     if message.example is not None:
-        lines += ["", "Example:", "", "```yaml", f"# lint: {message.code}", message.example]
+        timeout = (
+            "" if message.eval_timeout is None else f" --eval-timeout {message.eval_timeout:g}"
+        )
+        header = f"# lint{timeout}: {message.code}"
+        lines += ["", "Example:", "", "```yaml", header, message.example]
         lines[-1] = lines[-1].rstrip("\n")
         lines.append("```")
     return "\n".join(lines)

@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from quizapp.authoring.evaluation import (
+    DEFAULT_BUDGET_SECONDS,
+    BudgetedRuns,
+    BudgetSpent,
+    RunKey,
+    Values,
+    run_key,
+)
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
@@ -37,7 +45,16 @@ class LintReport:
         return 1 if self.error_count else 0
 
 
-def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = True) -> LintReport:
+def lint(
+    paths: Iterable[str | Path],
+    *,
+    strict: bool = False,
+    evaluate: bool = True,
+    eval_budget: float | None = DEFAULT_BUDGET_SECONDS,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> LintReport:
+    """Load and check `paths`. Computations run within `eval_budget` seconds in all (None or
+    0: no limit); `on_progress(done, total)` hears how far evaluation has got."""
     bank = load_bank(paths)
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
@@ -56,7 +73,10 @@ def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = 
                 break  # one failing variant says enough; the rest likely fail alike
             checked.append(instance)
     if evaluate:
-        evaluate_derived_answers(checked, diagnostics)
+        checks = derived_answer_checks(checked)
+        if checks:
+            runs = BudgetedRuns(eval_budget)
+            run_eval_checks(checks, runs, diagnostics, on_progress)
     if strict:
         diagnostics = [d.promoted() for d in diagnostics]
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))
@@ -130,62 +150,101 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
     return True
 
 
-def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagnostic]) -> None:
-    """Run each distinct computation behind a `from:` answer once and check the key it yields."""
-    derived = [
-        q for q in questions if isinstance(q, NumericQuestion) and q.answer.from_value is not None
-    ]
-    if not derived:
-        return
-    from quizapp.experiments.runner import run  # imports torch: only when there is work for it
+@dataclass(frozen=True)
+class EvalCheck:
+    """Something lint verifies by running a question's computation: `judge` gets its values.
 
-    cache: dict[tuple[str, str], dict[str, object] | Exception] = {}
-    for question in derived:
-        assert isinstance(question, NumericQuestion) and question.compute is not None
-        key = (question.compute.name, json.dumps(dict(question.compute.args), sort_keys=True))
-        if key not in cache:
-            try:
-                cache[key] = run(question.compute.name, question.compute.args, device="cpu").values
-            except Exception as exc:  # a failing computation is a finding, not a crash
-                cache[key] = exc
-        outcome = cache[key]
-        if isinstance(outcome, Exception):
+    Every check of a lint run shares one `BudgetedRuns`, so one budget bounds them all and a
+    computation several checks need runs once."""
+
+    question: Question  # its compute block is what runs; named when the budget runs out
+    judge: Callable[[Question, Values], list[Diagnostic]]
+
+
+def derived_answer_checks(questions: Iterable[Question]) -> list[EvalCheck]:
+    """One check per numeric answer written as `from: <value>`."""
+    return [
+        EvalCheck(q, judge_derived_answer)
+        for q in questions
+        if isinstance(q, NumericQuestion) and q.answer.from_value is not None and q.compute
+    ]
+
+
+def run_eval_checks(
+    checks: list[EvalCheck],
+    runs: BudgetedRuns,
+    diagnostics: list[Diagnostic],
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Run the checks in order until the budget is spent; then warn at the first unchecked one.
+
+    Checks whose computation already ran are still judged after the deadline: that costs
+    nothing. `on_progress(done, total)` is called after each check and while waiting."""
+    progress = on_progress or (lambda done, total: None)
+    total = len(checks)
+    done = 0
+    runs.on_wait = lambda: progress(done, total)
+    progress(done, total)
+    first_unchecked: Question | None = None
+    failures_reported: set[tuple[Location, str, RunKey]] = set()
+    for check in checks:
+        question, compute = check.question, check.question.compute
+        assert compute is not None
+        try:
+            outcome = runs.outcome(compute.name, compute.args)
+        except BudgetSpent:
+            first_unchecked = first_unchecked or question
+            continue
+        done += 1
+        progress(done, total)
+        if not isinstance(outcome, Exception):
+            diagnostics.extend(check.judge(question, outcome))
+            continue
+        failure = (compute.location, _variant(question), run_key(compute.name, compute.args))
+        if failure not in failures_reported:  # once per variant, however many checks need it
+            failures_reported.add(failure)
             diagnostics.append(
                 _at(
-                    question.compute.location,
+                    compute.location,
                     "computation-failed",
-                    f"{question.compute.name} failed: {type(outcome).__name__}: {outcome}"
+                    f"{compute.name} failed: {type(outcome).__name__}: {outcome}"
                     + _variant(question),
                 )
             )
-            continue
-        value = outcome.get(question.answer.from_value)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
-            diagnostics.append(
-                _at(
-                    question.location,
-                    "bad-derived-answer",
-                    f"{question.answer.from_value} = {value!r} is not a finite number"
-                    + _variant(question),
-                )
+    if first_unchecked is not None:
+        diagnostics.append(
+            _at(
+                first_unchecked.location,
+                "eval-budget",
+                f"derived answers not checked: budget of {runs.budget:g} s spent "
+                f"({done} of {total} evaluated)",
+                "warning",
             )
-            continue
-        for trap in question.traps:
-            if math.isclose(
-                trap.value, value, rel_tol=1e-9, abs_tol=question.answer.tolerance or 0
-            ):
-                diagnostics.append(
-                    _at(
-                        question.location,
-                        "bad-value",
-                        f"a trap ({trap.value:g}) equals the computed answer ({value:g})"
-                        + _variant(question),
-                    )
-                )
+        )
+
+
+def judge_derived_answer(question: Question, values: Values) -> list[Diagnostic]:
+    """The key a `from:` answer names must be a finite number that no trap equals."""
+    assert isinstance(question, NumericQuestion) and question.answer.from_value is not None
+    value = values.get(question.answer.from_value)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return [
+            _at(
+                question.location,
+                "bad-derived-answer",
+                f"{question.answer.from_value} = {value!r} is not a finite number"
+                + _variant(question),
+            )
+        ]
+    return [
+        _at(
+            question.location,
+            "bad-value",
+            f"a trap ({trap.value:g}) equals the computed answer ({value:g})" + _variant(question),
+        )
+        for trap in question.traps
+        if math.isclose(trap.value, value, rel_tol=1e-9, abs_tol=question.answer.tolerance or 0)
+    ]
 
 
 def render_text(report: LintReport) -> str:

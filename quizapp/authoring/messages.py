@@ -40,6 +40,7 @@ class Message:
     fix: str  # Markdown: how to make it go away
     corpus: str | None = None  # a file in CORPUS_DIR that produces this code
     example: str | None = None  # or: a YAML list of questions that does, see example_deck()
+    eval_timeout: float | None = None  # the `--eval-timeout` the example is linted with
 
     @property
     def corpus_path(self) -> str | None:
@@ -438,6 +439,28 @@ CATALOGUE: tuple[Message, ...] = (
             + "    compute: {name: positional_extrapolation}\n"
             + "    answer: {from: learned_message}\n"
         ),
+    ),
+    Message(
+        "eval-budget",
+        "warning",
+        "eval",
+        "Running the computations behind `from:` answers took longer than lint's budget "
+        "(`--eval-timeout`, 10 s by default), so lint stopped running them: the answers from "
+        "the question named on were not checked. The message says how many were. Everything "
+        "else was checked; the budget keeps a `vary:` that asks for hundreds of runs near the "
+        "arguments' bounds from holding an editor or a CI job for minutes.",
+        "Check everything once with `quizapp lint --eval-timeout 0` (no limit), or give a "
+        "larger budget. If a question asks for more computing than its point needs, use "
+        "smaller arguments or fewer `vary:` values.",
+        example=(
+            "  - id: q-eval-budget\n    type: numeric\n"
+            + _COMMON
+            + "    vary: {n_layers: [61, 62, 63, 64]}\n"
+            + "    compute:\n      name: variance_drift\n"
+            + '      args: {n_layers: "{n_layers}", d_model: 1024, n_tokens: 1024}\n'
+            + "    answer: {from: residual_final}\n"
+        ),
+        eval_timeout=1,
     ),
 )
 

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -13,6 +15,23 @@ from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.preview import add_preview_command, run_preview
+
+# Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
+# that building the parser (every quizapp run) does not import lint.
+DEFAULT_EVAL_TIMEOUT = 10.0
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds: a finite number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, 0 or more (0: no limit), not {text!r}"
+        )
+    return value
 
 
 class _Parser(argparse.ArgumentParser):
@@ -93,6 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-eval",
         action="store_true",
         help="do not run the computations behind derived answers (faster; no torch import)",
+    )
+    lint.add_argument(
+        "--eval-timeout",
+        type=_seconds,
+        default=DEFAULT_EVAL_TIMEOUT,
+        metavar="S",
+        help="stop running computations after S seconds in all and warn [eval-budget] "
+        f"(default {DEFAULT_EVAL_TIMEOUT:g}; 0: no limit)",
     )
 
     compute = commands.add_parser(
@@ -205,11 +232,53 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    from quizapp.authoring.evaluation import live_runs
+
+    running_before = live_runs()
+    code = 1
+    try:
+        code = _lint_report(args)
+        return code
+    except KeyboardInterrupt:
+        code = 130
+        raise
+    except BrokenPipeError:
+        code = 0
+        raise
+    finally:
+        if live_runs() - running_before:
+            # A computation stopped at the deadline has not reached its next cancellation
+            # check yet. Waiting for it would break the budget, and shutting the interpreter
+            # down under a running torch thread can abort, so leave now.
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(code)
+
+
+def _lint_report(args: argparse.Namespace) -> int:
     from quizapp.authoring.lint import lint, render_json, render_summary, render_text
     from quizapp.bank import bundled_bank_path
+    from quizapp.cli.progress import StatusLine
 
     paths = args.paths or [bundled_bank_path()]
-    report = lint(paths, strict=args.strict, evaluate=not args.no_eval)
+    # On a terminal (not with --format json) a slow evaluation shows how far it has got.
+    progress = (
+        StatusLine("evaluating derived answers", limit=args.eval_timeout or None)
+        if args.format == "text"
+        else None
+    )
+    try:
+        report = lint(
+            paths,
+            strict=args.strict,
+            evaluate=not args.no_eval,
+            eval_budget=args.eval_timeout or None,
+            on_progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.clear()
     if args.format == "json":
         print(render_json(report))
     else:

@@ -61,6 +61,8 @@ def run(
         on_progress=on_progress or (lambda fraction, message: None),
         is_cancelled=is_cancelled or (lambda: False),
     )
+    if context.is_cancelled():  # cancelled while torch and the module were importing
+        raise Cancelled
     import torch
 
     # Computations that measure gradients turn autograd on themselves; the rest never need it.

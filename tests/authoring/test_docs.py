@@ -197,6 +197,7 @@ def test_the_catalogue_is_well_formed() -> None:
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", message.code), message.code
         assert message.meaning.strip() and message.fix.strip(), message.code
         assert message.corpus is None or message.example is None, message.code
+        assert message.eval_timeout is None or message.example is not None, message.code
 
 
 # -- (2) the generated sections -----------------------------------------------------------------
@@ -257,7 +258,8 @@ def test_the_placeholders_are_there() -> None:
 # -- (3) the YAML examples ---------------------------------------------------------------------
 
 FENCE = re.compile(r"^```yaml\n(.*?)^```", re.MULTILINE | re.DOTALL)
-EXPECT = re.compile(r"\A# lint: ([a-z-]+)\n")
+# `# lint: CODE`, or `# lint --eval-timeout S: CODE` for an example linted with that budget.
+EXPECT = re.compile(r"\A# lint(?: --eval-timeout ([0-9.]+))?: ([a-z-]+)\n")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,6 +268,7 @@ class Example:
     text: str
     kind: str  # "deck", "questions", "fragment"
     expect: str | None  # a code the example is meant to produce (`# lint: CODE` first line)
+    eval_timeout: float | None = None  # linted with this budget (`# lint --eval-timeout S: CODE`)
 
     @property
     def deck(self) -> str:
@@ -289,7 +292,8 @@ def yaml_examples() -> list[Example]:
             kind = "questions"
         else:
             kind = "fragment"
-        found.append(Example(line, body, kind, expect.group(1) if expect else None))
+        timeout = float(expect.group(1)) if expect and expect.group(1) else None
+        found.append(Example(line, body, kind, expect.group(2) if expect else None, timeout))
     return found
 
 
@@ -297,10 +301,12 @@ EXAMPLES = yaml_examples()
 CLEAN = [e for e in EXAMPLES if e.kind != "fragment" and e.expect is None]
 
 
-def lint_deck(tmp_path: Path, text: str):
+def lint_deck(tmp_path: Path, text: str, eval_timeout: float | None = None):
     path = tmp_path / "deck.yaml"
     path.write_text(text, encoding="utf-8")
-    return lint([path]).diagnostics
+    if eval_timeout is None:
+        return lint([path]).diagnostics
+    return lint([path], eval_budget=eval_timeout).diagnostics
 
 
 def test_the_doc_has_examples_of_each_kind() -> None:
@@ -317,7 +323,7 @@ def test_example_lints_clean(example: Example, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.expect], ids=str)
 def test_example_produces_the_code_it_shows(example: Example, tmp_path: Path) -> None:
-    codes = {d.code for d in lint_deck(tmp_path, example.deck)}
+    codes = {d.code for d in lint_deck(tmp_path, example.deck, example.eval_timeout)}
     assert codes == {example.expect}, f"{example}: {codes}"
 
 
@@ -428,6 +434,6 @@ def test_corpus_dir_is_the_real_one() -> None:
 @pytest.mark.parametrize("message", [m for m in CATALOGUE if m.example], ids=lambda m: m.code)
 def test_example_produces_its_code(message: Message, tmp_path: Path) -> None:
     assert message.example is not None
-    diagnostics = lint_deck(tmp_path, example_deck(message.example))
+    diagnostics = lint_deck(tmp_path, example_deck(message.example), message.eval_timeout)
     assert {d.code for d in diagnostics} == {message.code}, [d.format() for d in diagnostics]
     assert {d.severity for d in diagnostics} == {message.severity}
