@@ -57,7 +57,6 @@ def live_runs() -> frozenset[threading.Thread]:
     return frozenset(thread for thread in list(_workers) if thread.is_alive())
 
 
-@atexit.register
 def _let_abandoned_runs_stop() -> None:
     """A torch thread still running when the interpreter shuts down aborts the process, so a
     program that used lint as a library waits for its cancelled runs to stop. (The command line
@@ -65,6 +64,15 @@ def _let_abandoned_runs_stop() -> None:
     deadline = time.monotonic() + EXIT_WAIT_SECONDS
     for thread in live_runs():
         thread.join(max(0.0, deadline - time.monotonic()))
+
+
+# atexit runs its hooks last-registered first, and weakref.finalize registers its own hook the
+# first time any finalizer is made, which a worker's torch import would otherwise do after this
+# module registered: torch's finalizers would then run while the import was still going, and
+# print "Exception ignored in: <finalize object …>". Making a finalizer first puts weakref's hook
+# before ours, so abandoned runs stop before any finalizer runs.
+weakref.finalize(_let_abandoned_runs_stop, lambda: None)
+atexit.register(_let_abandoned_runs_stop)
 
 
 def run_key(name: str, args: Mapping[str, object]) -> RunKey:

@@ -554,7 +554,9 @@ def card_back(question: Question, derived: Mapping[str, object] | None = None) -
 
 
 def _derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object]]:
-    """Run the computations behind `from:` keys once each; questions whose run fails are left out."""
+    """Run the computations behind `from:` keys once each, within lint's default time budget
+    (a hostile bank can ask for hundreds of slow runs). Questions whose run fails, or does not
+    fit in the budget, are left out: their key stays described rather than computed."""
     wanted = [
         q
         for q in questions
@@ -562,20 +564,18 @@ def _derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object
     ]
     if not wanted:
         return {}
-    from quizapp.experiments.runner import run  # imports torch: only when there is work
+    from quizapp.authoring.evaluation import DEFAULT_BUDGET_SECONDS, BudgetedRuns, BudgetSpent
 
-    cache: dict[str, dict[str, object] | None] = {}
+    runs = BudgetedRuns(DEFAULT_BUDGET_SECONDS)
     out: dict[str, dict[str, object]] = {}
     for q in wanted:
         assert q.compute is not None
-        key = json.dumps([q.compute.name, dict(q.compute.args)], sort_keys=True, default=str)
-        if key not in cache:
-            try:
-                cache[key] = dict(run(q.compute.name, q.compute.args, device="cpu").values)
-            except Exception:  # a failing computation leaves the key described, not computed
-                cache[key] = None
-        if cache[key] is not None:
-            out[q.id] = cache[key]  # type: ignore[assignment]
+        try:
+            outcome = runs.outcome(q.compute.name, q.compute.args)
+        except BudgetSpent:
+            continue  # cached runs are still used by the questions after this one
+        if not isinstance(outcome, Exception):
+            out[q.id] = dict(outcome)
     return out
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from quizapp.authoring.evaluation import DEFAULT_BUDGET_SECONDS, BudgetedRuns, BudgetSpent
 from quizapp.authoring.lint import lint
+from quizapp.bank import load_bank
 from quizapp.cli import DEFAULT_EVAL_TIMEOUT
 from quizapp.experiments import runner
 from tests.authoring import timed_runner
@@ -183,3 +184,27 @@ def test_a_program_using_lint_exits_cleanly_with_a_run_cut_off() -> None:
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "['eval-budget', 'variants-unchecked']\n"
+
+
+def test_anki_export_computes_derived_keys_within_the_budget(
+    tmp_path: Path, timed: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bank whose derived key never finishes computing cannot hold the Anki export: the
+    export stops waiting at the budget and leaves that key described, not computed."""
+    from quizapp.authoring import evaluation, export
+
+    monkeypatch.setattr(evaluation, "DEFAULT_BUDGET_SECONDS", 1.0)
+    quick = "{name: mha_params, args: {d_model: 256, n_heads: 4}}"
+    path = write(
+        tmp_path,
+        derived("q1", quick, "head_dim"),
+        derived("q2", "{name: variance_drift}", "residual_final"),
+        derived("q3", quick, "head_dim"),  # the same run as q1: computed once, used twice
+    )
+    questions = load_bank([path]).decks[0].questions
+    started = time.monotonic()
+    values = export._derived_values(questions)
+    assert time.monotonic() - started < 3.0
+    assert set(values) == {"q1", "q3"}
+    assert values["q1"]["head_dim"] == 1.5  # the stand-in runner's value
+    assert [name for name, _ in timed].count("mha_params") == 1
