@@ -7,13 +7,15 @@ written as `from: <value>` so that a key can never drift from what the code comp
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
+from quizapp.bank.claims import check, parse_claim, unknown_names
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
@@ -51,6 +53,7 @@ def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = 
                     "warning",
                 )
             )
+        diagnostics.extend(missing_claims(question))
         for instance in variants_to_check(question, diagnostics):
             if not check_computation(instance, diagnostics):
                 break  # one failing variant says enough; the rest likely fail alike
@@ -127,21 +130,22 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
             )
         )
         return False
-    return True
+    unknown = unknown_claim_names(question, spec.values)
+    diagnostics.extend(unknown)
+    return not unknown
 
 
 def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagnostic]) -> None:
-    """Run each distinct computation behind a `from:` answer once and check the key it yields."""
-    derived = [
-        q for q in questions if isinstance(q, NumericQuestion) and q.answer.from_value is not None
-    ]
+    """Run each distinct computation behind a `from:` answer or a claim once; check the key it
+    yields and the claims it must bear out."""
+    derived = [q for q in questions if _derives_answer(q) or (q.compute and q.compute.expect)]
     if not derived:
         return
     from quizapp.experiments.runner import run  # imports torch: only when there is work for it
 
     cache: dict[tuple[str, str], dict[str, object] | Exception] = {}
     for question in derived:
-        assert isinstance(question, NumericQuestion) and question.compute is not None
+        assert question.compute is not None
         key = (question.compute.name, json.dumps(dict(question.compute.args), sort_keys=True))
         if key not in cache:
             try:
@@ -159,6 +163,10 @@ def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagno
                 )
             )
             continue
+        diagnostics.extend(claim_results(question, outcome))
+        if not _derives_answer(question):
+            continue
+        assert isinstance(question, NumericQuestion)
         value = outcome.get(question.answer.from_value)
         if (
             isinstance(value, bool)
@@ -186,6 +194,64 @@ def evaluate_derived_answers(questions: list[Question], diagnostics: list[Diagno
                         + _variant(question),
                     )
                 )
+
+
+def _derives_answer(question: Question) -> bool:
+    return isinstance(question, NumericQuestion) and question.answer.from_value is not None
+
+
+# -- claims (`expect:`) ----------------------------------------------------------------------------
+
+
+def missing_claims(question: Question) -> list[Diagnostic]:
+    """A question that names a computation but claims nothing of it (an error with --strict)."""
+    compute = question.compute
+    if compute is None or compute.expect:
+        return []
+    message = f"no claim says what {compute.name} shows here (add an expect: list)"
+    return [_at(compute.location, "claim-missing", message, "warning")]
+
+
+def unknown_claim_names(question: Question, values: Iterable[str]) -> list[Diagnostic]:
+    """Each claim name that is not one of the computation's values, with a did-you-mean."""
+    if question.compute is None:
+        return []
+    known = list(values)
+    found = []
+    for claim in question.compute.expect:
+        for name in unknown_names(parse_claim(claim.text), known):
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            message = (
+                f"claim names '{name}', which is not a value of {question.compute.name}{hint} "
+                f"(it gives: {', '.join(known)})"
+            )
+            found.append(_at(claim.location, "unknown-value", message))
+    return found
+
+
+def claim_results(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
+    """A located error for each claim of the question that does not hold for `values`."""
+    if question.compute is None:
+        return []
+    found = []
+    for claim in question.compute.expect:
+        outcome = check(claim.text, values, claim.says)
+        if outcome.holds:
+            continue
+        shown = f" ({outcome.values})" if outcome.values else ""
+        if outcome.error is not None:
+            message = f"claim cannot be checked: {claim.text}: {outcome.error}{shown}"
+        else:
+            message = f"claim failed: {claim.text}{shown}"
+        found.append(
+            _at(
+                claim.location,
+                "claim-error" if outcome.error is not None else "claim-failed",
+                message + _variant(question),
+            )
+        )
+    return found
 
 
 def render_text(report: LintReport) -> str:
