@@ -117,14 +117,6 @@ def parse_claim(text: str) -> ParsedClaim:
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         raise ClaimError(f"not a valid expression: {type(exc).__name__}") from None
     root = module.body
-    if not (
-        isinstance(root, ast.Compare | ast.BoolOp | ast.Name)
-        or (isinstance(root, ast.UnaryOp) and isinstance(root.op, ast.Not))
-        or (isinstance(root, ast.Constant) and isinstance(root.value, bool))
-    ):
-        raise ClaimError(
-            "a claim must be true or false: compare something (a > b, abs(a - b) < 1e-6)"
-        )
     names: dict[str, None] = {}  # an ordered set
     stack: list[ast.AST] = [root]
     nodes = 0
@@ -137,6 +129,14 @@ def parse_claim(text: str) -> ParsedClaim:
         # A call's function name was checked by _check_node; only its arguments are values.
         children = node.args if isinstance(node, ast.Call) else list(ast.iter_child_nodes(node))
         stack.extend(reversed(children))
+    if not (
+        isinstance(root, ast.Compare | ast.BoolOp | ast.Name)
+        or (isinstance(root, ast.UnaryOp) and isinstance(root.op, ast.Not))
+        or (isinstance(root, ast.Constant) and isinstance(root.value, bool))
+    ):
+        raise ClaimError(
+            "a claim must be true or false: compare something (a > b, abs(a - b) < 1e-6)"
+        )
     return ParsedClaim(stripped, root, tuple(names))
 
 
