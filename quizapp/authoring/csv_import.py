@@ -38,6 +38,10 @@ skipped. Cells may span lines (quote them, as every spreadsheet does). The value
     vary                a parameterized question: each name and the values a showing
                         picks from, as YAML, e.g.  d_model: [256, 512], n_heads: [4, 8]
                         (write {d_model} in the texts, "{d_model}" as a compute value)
+    expect              claims the computation must bear out, separated by ; or line
+                        breaks, each optionally followed by ` -- ` and what it says, e.g.
+                        head_dim == 64 -- Each head is 64 wide; params_single_head ==
+                        params_multi_head   (write \\; for a ; in the words)
 
     (* = required column)
 
@@ -69,6 +73,7 @@ from typing import Any
 
 import yaml
 
+from quizapp.authoring.expect_cell import parse_expect_cell
 from quizapp.bank import fields as F
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import Deck, QuestionType
@@ -108,6 +113,7 @@ COLUMNS: tuple[str, ...] = (
     "trap_whys",
     "shuffle",
     "vary",
+    "expect",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("id", "type", "prompt", "explanation", "difficulty", "tags")
 
@@ -511,6 +517,10 @@ def row_mapping(cells: Mapping[str, str], deck_topic: str | None = None) -> dict
         if "args" in spec:
             spec["args"] = _FlowMap(spec["args"])
         q["compute"] = spec
+    if (expect := text("expect")) is not None:
+        if "compute" not in q:
+            raise RowError("expect is given but compute is empty")
+        q["compute"]["expect"] = parse_expect_cell(expect)
     return q
 
 
