@@ -57,8 +57,10 @@ def _read_claim(validator: FileValidator, item: Node) -> Claim | None:
             if says is None:
                 return None
             says = says.strip()
-            if "\n" in says or "\r" in says:
-                validator.report(says_node, "bad-claim", "says is one line; shorten it")
+            if not says.isprintable():  # a line break, a tab, an escape sequence
+                validator.report(
+                    says_node, "bad-claim", "says is one line of printable text; shorten it"
+                )
                 return None
             if len(says) > MAX_SAYS_LENGTH:
                 validator.report(

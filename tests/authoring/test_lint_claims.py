@@ -237,3 +237,11 @@ def test_no_eval_skips_the_run_but_not_the_names(tmp_path: Path) -> None:
     path = deck(tmp_path, card(MHA + "        - params_multi_head < 0\n"))
     assert found(path, evaluate=False) == []
     assert [p[3] for p in found(path)] == ["claim-failed"]
+
+
+def test_says_cannot_carry_control_characters_to_the_terminal(tmp_path: Path) -> None:
+    path = deck(
+        tmp_path, card(MHA + '        - claim: head_dim == 64\n          says: "red \\e[31m"\n')
+    )
+    _, diagnostics = load_file(path)
+    assert [(d.line, d.code) for d in diagnostics] == [(15, "bad-claim")]
