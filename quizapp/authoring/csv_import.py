@@ -73,6 +73,7 @@ from typing import Any
 
 import yaml
 
+from quizapp.authoring.cells import split_escaped
 from quizapp.authoring.expect_cell import parse_expect_cell
 from quizapp.bank import fields as F
 from quizapp.bank.diagnostics import Diagnostic
@@ -246,23 +247,7 @@ def read_header(cells: list[str], path: str) -> list[str | None]:
 
 def split_items(cell: str) -> list[str]:
     """A |-separated cell's items, trimmed. `\\|` is a literal pipe, `\\\\` a backslash."""
-    items: list[str] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(cell):
-        char = cell[i]
-        if char == "\\" and i + 1 < len(cell) and cell[i + 1] in "|\\":
-            buf.append(cell[i + 1])
-            i += 2
-            continue
-        if char == "|":
-            items.append("".join(buf))
-            buf = []
-        else:
-            buf.append(char)
-        i += 1
-    items.append("".join(buf))
-    return [_trim(item) for item in items]
+    return [_trim(item) for item in split_escaped(cell, "|")]
 
 
 def _trim(item: str) -> str:

@@ -12,37 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from quizapp.authoring.cells import split_escaped
 from quizapp.bank.model import Claim
 
 SAYS_SEPARATOR = " -- "
 _SAYS_SPLIT = re.compile(r"\s--(?:\s|$)")
 
 
-def _split(cell: str) -> list[str]:
-    """Items separated by unescaped `;` or line breaks, with `\\;` and `\\\\` unescaped."""
-    items: list[str] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(cell):
-        char = cell[i]
-        if char == "\\" and i + 1 < len(cell) and cell[i + 1] in ";\\":
-            buf.append(cell[i + 1])
-            i += 2
-            continue
-        if char in ";\n\r":
-            items.append("".join(buf))
-            buf = []
-        else:
-            buf.append(char)
-        i += 1
-    items.append("".join(buf))
-    return items
-
-
 def parse_expect_cell(cell: str) -> list[str | dict[str, str]]:
     """The claims of one cell, as the bank writes them: a string, or {claim, says}."""
     claims: list[str | dict[str, str]] = []
-    for item in _split(cell):
+    for item in split_escaped(cell, ";\n\r"):
         if not item.strip():
             continue  # a blank line or a trailing `;`
         parts = _SAYS_SPLIT.split(item, maxsplit=1)

@@ -7,7 +7,6 @@ written as `from: <value>` so that a key can never drift from what the code comp
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from collections.abc import Iterable, Mapping
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
-from quizapp.bank.claims import check, parse_claim, unknown_names
+from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
@@ -220,13 +219,8 @@ def unknown_claim_names(question: Question, values: Iterable[str]) -> list[Diagn
     found = []
     for claim in question.compute.expect:
         for name in unknown_names(parse_claim(claim.text), known):
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            message = (
-                f"claim names '{name}', which is not a value of {question.compute.name}{hint} "
-                f"(it gives: {', '.join(known)})"
-            )
-            found.append(_at(claim.location, "unknown-value", message))
+            message = unknown_name_message(name, question.compute.name, known)
+            found.append(_at(claim.location, "unknown-value", f"claim names {message}"))
     return found
 
 

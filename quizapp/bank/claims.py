@@ -12,9 +12,10 @@ CLI and the lab panel evaluate it on a result's values.
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
 import operator
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 MAX_CLAIMS = 16  # per compute block
@@ -314,6 +315,12 @@ def format_number(value: object) -> str:
     return repr(value)[:60]
 
 
+def quoted(text: str) -> str:
+    """A claim as a one-line message quotes it: whitespace flattened, at most 60 characters."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= 60 else flat[:57] + "...")
+
+
 def describe_values(parsed: ParsedClaim, values: Mapping[str, object]) -> str:
     """`residual_final = 1.06e+06, plain_final = 1.05`: the values a claim reads."""
     shown = [f"{name} = {format_number(values[name])}" for name in parsed.names if name in values]
@@ -360,6 +367,14 @@ def unknown_names(parsed: ParsedClaim, known: Iterable[str]) -> list[str]:
     return [name for name in parsed.names if name not in known]
 
 
+def unknown_name_message(name: str, computation: str, values: Sequence[str]) -> str:
+    """ "'plain_fnal', which is not a value of variance_drift; did you mean 'plain_final'?
+    (it gives: ...)": what a claim naming no value is told, with the closest value."""
+    close = difflib.get_close_matches(name, list(values), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"'{name}', which is not a value of {computation}{hint} (it gives: {', '.join(values)})"
+
+
 __all__ = [
     "FUNCTIONS",
     "MAX_CLAIMS",
@@ -374,5 +389,7 @@ __all__ = [
     "evaluate",
     "format_number",
     "parse_claim",
+    "quoted",
+    "unknown_name_message",
     "unknown_names",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from quizapp.bank import fields as F
-from quizapp.bank.claims import MAX_CLAIMS, MAX_SAYS_LENGTH, ClaimError, parse_claim
+from quizapp.bank.claims import MAX_CLAIMS, MAX_SAYS_LENGTH, ClaimError, parse_claim, quoted
 from quizapp.bank.model import Claim
 from quizapp.bank.yaml12 import Node, ScalarNode
 
@@ -75,12 +75,6 @@ def _read_claim(validator: FileValidator, item: Node) -> Claim | None:
     try:
         parsed = parse_claim(text)
     except ClaimError as exc:
-        validator.report(text_node, "bad-claim", f"claim {_shown(text)}: {exc}")
+        validator.report(text_node, "bad-claim", f"claim {quoted(text)}: {exc}")
         return None
     return Claim(text=parsed.text, location=validator.location(text_node), says=says)
-
-
-def _shown(text: str) -> str:
-    """The claim as a message quotes it: one line, not too long."""
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= 60 else flat[:57] + "...")

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from collections.abc import Sequence
 
-from quizapp.bank.claims import ClaimError, Outcome, check_all, parse_claim, unknown_names
+from quizapp.bank.claims import (
+    ClaimError,
+    Outcome,
+    check_all,
+    parse_claim,
+    quoted,
+    unknown_name_message,
+    unknown_names,
+)
 from quizapp.experiments.registry import COMPUTATIONS, get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError
@@ -90,20 +97,10 @@ def check_claims_before_running(name: str, claims: Sequence[str]) -> None:
         try:
             unknown = unknown_names(parse_claim(text), spec.values)
         except ClaimError as exc:
-            raise ArgumentError(f"--expect {_quoted(text)}: {exc}", "expect") from None
+            raise ArgumentError(f"--expect {quoted(text)}: {exc}", "expect") from None
         if unknown:
-            close = difflib.get_close_matches(unknown[0], spec.values, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ArgumentError(
-                f"--expect {_quoted(text)}: {unknown[0]!r} is not a value of {name}{hint} "
-                f"(it gives: {', '.join(spec.values)})",
-                "expect",
-            )
-
-
-def _quoted(text: str) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= 60 else flat[:57] + "...")
+            message = unknown_name_message(unknown[0], name, spec.values)
+            raise ArgumentError(f"--expect {quoted(text)} names {message}", "expect")
 
 
 def claim_lines(outcomes: Sequence[Outcome]) -> list[str]:
