@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--no-eval",
         action="store_true",
-        help="do not run the computations behind derived answers (faster; no torch import)",
+        help="do not run the computations behind derived answers and claims (faster; no torch import)",
     )
 
     compute = commands.add_parser(
