@@ -38,6 +38,10 @@ skipped. Cells may span lines (quote them, as every spreadsheet does). The value
     vary                a parameterized question: each name and the values a showing
                         picks from, as YAML, e.g.  d_model: [256, 512], n_heads: [4, 8]
                         (write {d_model} in the texts, "{d_model}" as a compute value)
+    expect              claims the computation must bear out, separated by ; or line
+                        breaks, each optionally followed by ` -- ` and what it says, e.g.
+                        head_dim == 64 -- Each head is 64 wide; params_single_head ==
+                        params_multi_head   (write \\; for a ; in the words)
 
     (* = required column)
 
@@ -74,7 +78,9 @@ from typing import Any
 
 import yaml
 
+from quizapp.authoring.cells import split_escaped
 from quizapp.authoring.csv_cells import unguard_cell
+from quizapp.authoring.expect_cell import parse_expect_cell
 from quizapp.bank import fields as F
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import Deck, QuestionType
@@ -114,6 +120,7 @@ COLUMNS: tuple[str, ...] = (
     "trap_whys",
     "shuffle",
     "vary",
+    "expect",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("id", "type", "prompt", "explanation", "difficulty", "tags")
 
@@ -246,23 +253,7 @@ def read_header(cells: list[str], path: str) -> list[str | None]:
 
 def split_items(cell: str) -> list[str]:
     """A |-separated cell's items, trimmed. `\\|` is a literal pipe, `\\\\` a backslash."""
-    items: list[str] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(cell):
-        char = cell[i]
-        if char == "\\" and i + 1 < len(cell) and cell[i + 1] in "|\\":
-            buf.append(cell[i + 1])
-            i += 2
-            continue
-        if char == "|":
-            items.append("".join(buf))
-            buf = []
-        else:
-            buf.append(char)
-        i += 1
-    items.append("".join(buf))
-    return [_trim(item) for item in items]
+    return [_trim(item) for item in split_escaped(cell, "|")]
 
 
 def _trim(item: str) -> str:
@@ -517,6 +508,10 @@ def row_mapping(cells: Mapping[str, str], deck_topic: str | None = None) -> dict
         if "args" in spec:
             spec["args"] = _FlowMap(spec["args"])
         q["compute"] = spec
+    if (expect := text("expect")) is not None:
+        if "compute" not in q:
+            raise RowError("expect is given but compute is empty")
+        q["compute"]["expect"] = parse_expect_cell(expect)
     return q
 
 

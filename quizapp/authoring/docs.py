@@ -142,7 +142,7 @@ def computation_markdown(spec: ComputationSpec) -> str:
         lines += [f"Rules: {rules}.", ""]
     values = ", ".join(f"`{value}`" for value in spec.values)
     lines += [
-        f"Values (for a numeric answer's `from:`): {values}.",
+        f"Values (for a numeric answer's `from:` and for `expect` claims): {values}.",
         "",
         f"Try it: `{_try_it(spec)}`",
     ]

@@ -13,7 +13,7 @@ JSON
     `null` for an absent optional value, so the shape is stable:
 
         id, type, deck (the deck id), topic (effective), difficulty, tags (list),
-        source, prompt, explanation, compute ({name, args} or null),
+        source, prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
         vary ({name: [values]}, {} when the question is not parameterized), and
         single_choice / multiple_choice: choices [{text, correct, why}], shuffle
         true_false:   answer (bool), why_true, why_false
@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from quizapp.authoring.csv_cells import guard_cell
+from quizapp.authoring.expect_cell import format_expect_cell
 from quizapp.authoring.output_file import check_output, write_output
 from quizapp.bank.grading import format_number
 from quizapp.bank.model import (
@@ -130,9 +131,14 @@ def question_mapping(question: Question, deck_topic: str | None = None) -> dict[
 
 
 def _compute_mapping(compute: ComputeSpec) -> dict[str, Any]:
-    if not compute.args:
-        return {"name": compute.name}
-    return {"name": compute.name, "args": dict(compute.args)}
+    out: dict[str, Any] = {"name": compute.name}
+    if compute.args:
+        out["args"] = dict(compute.args)
+    if compute.expect:
+        out["expect"] = [
+            c.text if c.says is None else {"claim": c.text, "says": c.says} for c in compute.expect
+        ]
+    return out
 
 
 # -- JSON -------------------------------------------------------------------------------------
@@ -179,7 +185,11 @@ def question_json(question: Question) -> dict[str, Any]:
 
 
 def _compute_json(compute: ComputeSpec) -> dict[str, Any]:
-    return {"name": compute.name, "args": dict(compute.args)}
+    return {
+        "name": compute.name,
+        "args": dict(compute.args),
+        "expect": [{"claim": c.text, "says": c.says} for c in compute.expect],
+    }
 
 
 def json_to_mapping(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,7 +203,11 @@ def json_to_mapping(obj: Mapping[str, Any]) -> dict[str, Any]:
         if key in ("traps", "vary") and not value:
             continue
         if key == "compute":
-            value = {k: v for k, v in value.items() if not (k == "args" and not v)}
+            value = {k: v for k, v in value.items() if not (k in ("args", "expect") and not v)}
+            if "expect" in value:
+                value["expect"] = [
+                    c["claim"] if c.get("says") is None else dict(c) for c in value["expect"]
+                ]
         elif key == "answer" and isinstance(value, Mapping):
             value = {k: v for k, v in value.items() if v is not None}
         elif key == "choices":
@@ -285,6 +299,7 @@ def question_row(question: Question) -> dict[str, str]:
         "source": question.source or "",
         "compute": format_compute(question.compute),
         "vary": format_vary(question.vary),
+        "expect": format_expect_cell(question.compute.expect) if question.compute else "",
     }
     if isinstance(question, ChoiceQuestion):
         row["choices"] = join_items([c.text for c in question.choices])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from quizapp.authoring.evaluation import (
     run_key,
 )
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
+from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
@@ -68,12 +69,13 @@ def lint(
                     "warning",
                 )
             )
+        diagnostics.extend(missing_claims(question))
         for instance in variants_to_check(question, diagnostics):
             if not check_computation(instance, diagnostics):
                 break  # one failing variant says enough; the rest likely fail alike
             checked.append(instance)
     if evaluate:
-        checks = derived_answer_checks(checked)
+        checks = evaluation_checks(checked)
         if checks:
             runs = BudgetedRuns(eval_budget)
             run_eval_checks(checks, runs, diagnostics, on_progress)
@@ -147,7 +149,9 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
             )
         )
         return False
-    return True
+    unknown = unknown_claim_names(question, spec.values)
+    diagnostics.extend(unknown)
+    return not unknown
 
 
 @dataclass(frozen=True)
@@ -161,13 +165,22 @@ class EvalCheck:
     judge: Callable[[Question, Values], list[Diagnostic]]
 
 
-def derived_answer_checks(questions: Iterable[Question]) -> list[EvalCheck]:
-    """One check per numeric answer written as `from: <value>`."""
+def evaluation_checks(questions: Iterable[Question]) -> list[EvalCheck]:
+    """One check per question whose computation lint must run: a numeric answer written as
+    `from: <value>`, or `expect:` claims (one run serves both)."""
     return [
-        EvalCheck(q, judge_derived_answer)
+        EvalCheck(q, judge_computed_values)
         for q in questions
-        if isinstance(q, NumericQuestion) and q.answer.from_value is not None and q.compute
+        if q.compute and (_derives_answer(q) or q.compute.expect)
     ]
+
+
+def judge_computed_values(question: Question, values: Values) -> list[Diagnostic]:
+    """The question's claims, then its derived key, against the values its computation gave."""
+    found = claim_results(question, values)
+    if _derives_answer(question):
+        found += judge_derived_answer(question, values)
+    return found
 
 
 def run_eval_checks(
@@ -187,8 +200,8 @@ def run_eval_checks(
     progress(done, total)
     first_unchecked: Question | None = None
     failures_reported: set[tuple[Location, str, RunKey]] = set()
-    for check in checks:
-        question, compute = check.question, check.question.compute
+    for item in checks:
+        question, compute = item.question, item.question.compute
         assert compute is not None
         try:
             outcome = runs.outcome(compute.name, compute.args)
@@ -198,7 +211,7 @@ def run_eval_checks(
         done += 1
         progress(done, total)
         if not isinstance(outcome, Exception):
-            diagnostics.extend(check.judge(question, outcome))
+            diagnostics.extend(item.judge(question, outcome))
             continue
         failure = (compute.location, _variant(question), run_key(compute.name, compute.args))
         if failure not in failures_reported:  # once per variant, however many checks need it
@@ -245,6 +258,59 @@ def judge_derived_answer(question: Question, values: Values) -> list[Diagnostic]
         for trap in question.traps
         if math.isclose(trap.value, value, rel_tol=1e-9, abs_tol=question.answer.tolerance or 0)
     ]
+
+
+def _derives_answer(question: Question) -> bool:
+    return isinstance(question, NumericQuestion) and question.answer.from_value is not None
+
+
+# -- claims (`expect:`) ----------------------------------------------------------------------------
+
+
+def missing_claims(question: Question) -> list[Diagnostic]:
+    """A question that names a computation but claims nothing of it (an error with --strict)."""
+    compute = question.compute
+    if compute is None or compute.expect:
+        return []
+    message = f"no claim says what {compute.name} shows here (add an expect: list)"
+    return [_at(compute.location, "claim-missing", message, "warning")]
+
+
+def unknown_claim_names(question: Question, values: Iterable[str]) -> list[Diagnostic]:
+    """Each claim name that is not one of the computation's values, with a did-you-mean."""
+    if question.compute is None:
+        return []
+    known = list(values)
+    found = []
+    for claim in question.compute.expect:
+        for name in unknown_names(parse_claim(claim.text), known):
+            message = unknown_name_message(name, question.compute.name, known)
+            found.append(_at(claim.location, "unknown-value", f"claim names {message}"))
+    return found
+
+
+def claim_results(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
+    """A located error for each claim of the question that does not hold for `values`."""
+    if question.compute is None:
+        return []
+    found = []
+    for claim in question.compute.expect:
+        outcome = check(claim.text, values, claim.says)
+        if outcome.holds:
+            continue
+        shown = f" ({outcome.values})" if outcome.values else ""
+        if outcome.error is not None:
+            message = f"claim cannot be checked: {claim.text}: {outcome.error}{shown}"
+        else:
+            message = f"claim failed: {claim.text}{shown}"
+        found.append(
+            _at(
+                claim.location,
+                "claim-error" if outcome.error is not None else "claim-failed",
+                message + _variant(question),
+            )
+        )
+    return found
 
 
 def render_text(report: LintReport) -> str:

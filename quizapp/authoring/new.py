@@ -1,7 +1,7 @@
 """`quizapp new`: a commented template question, printed or appended to a deck file.
 
 The template is a valid question of the asked type (it loads and lints clean apart from the
-`no-compute` warning: its `compute:` block is a commented example), with an id unique across
+`no-compute` warning: its `compute:` block, claims included, is a commented example), with an id unique across
 the deck file and the bank it joins: `<deck topic>-new-<type>-<N>`.
 
 Appending never corrupts the file: the new text goes to a temporary file beside it, which is
@@ -52,6 +52,9 @@ _TAIL = """\
   # compute:  # the live computation behind the explanation (see `quizapp compute --list`)
   #   name: mha_params
   #   args: {d_model: 512, n_heads: 8}
+  #   expect:  # claims over its values that must hold; `quizapp lint` checks them
+  #     - claim: params_single_head == params_multi_head
+  #       says: One wide head and eight narrow heads have the same parameter count
 """
 
 _BODIES: dict[QuestionType, str] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from quizapp.bank.claims import MAX_CLAIM_LENGTH, MAX_CLAIMS, MAX_SAYS_LENGTH
 from quizapp.bank.model import Difficulty, QuestionType
 
 ID_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
@@ -161,6 +162,39 @@ COMPUTE_FIELDS: dict[str, Field] = {
     "args": Field(
         "Arguments for the computation.",
         {"type": "object", "additionalProperties": _SCALAR},
+    ),
+    "expect": Field(
+        f"Claims over the computation's values that must hold, 1 to {MAX_CLAIMS}: each an "
+        "expression such as `residual_final > 1000 * plain_final`, or a mapping with `claim` "
+        "and `says`. `quizapp lint` evaluates them.",
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_CLAIMS,
+            "items": {"anyOf": [{"$ref": "#/$defs/claim_text"}, {"$ref": "#/$defs/claim"}]},
+        },
+    ),
+}
+
+# One line, no comment: what the claim evaluator reads (it checks the rest).
+CLAIM_TEXT_SCHEMA: JsonSchema = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_CLAIM_LENGTH,
+    "pattern": "^[^\\n\\r#]+$",
+}
+
+CLAIM_FIELDS: dict[str, Field] = {
+    "claim": Field(
+        "An expression over the computation's values that must be true, e.g. "
+        "`params_single_head == params_multi_head`.",
+        CLAIM_TEXT_SCHEMA,
+        required=True,
+    ),
+    "says": Field(
+        f"The claim in words, one line (at most {MAX_SAYS_LENGTH} characters); the lab panel "
+        "shows it beside the result.",
+        {"type": "string", "minLength": 1, "maxLength": MAX_SAYS_LENGTH, "pattern": "^[^\\n\\r]+$"},
     ),
 }
 

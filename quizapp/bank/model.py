@@ -37,6 +37,15 @@ class Location:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """What the computation shows, as an expression over its values (see claims.py)."""
+
+    text: str  # e.g. "residual_final > 1000 * plain_final"
+    location: Location
+    says: str | None = None  # the claim in words, one line
+
+
+@dataclass(frozen=True, slots=True)
 class ComputeSpec:
     """A named live computation and the arguments the question runs it with."""
 
@@ -45,6 +54,7 @@ class ComputeSpec:
     location: Location
     # Where each argument's value is written, so a registry check can point at the right line.
     arg_locations: Mapping[str, Location] = field(default_factory=dict)
+    expect: tuple[Claim, ...] = ()  # claims that must hold for the question's arguments
 
 
 @dataclass(frozen=True, kw_only=True)

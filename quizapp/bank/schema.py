@@ -82,6 +82,8 @@ def bank_schema() -> dict[str, Any]:
             "choice": _object(F.CHOICE_FIELDS, "Choice"),
             "step": _object(F.STEP_FIELDS, "Ordering step"),
             "compute": _object(F.COMPUTE_FIELDS, "Live computation"),
+            "claim_text": {**F.CLAIM_TEXT_SCHEMA, "title": "Claim"},
+            "claim": _object(F.CLAIM_FIELDS, "Claim with words"),
             "numeric_answer": numeric_answer,
             "trap": _object(F.TRAP_FIELDS, "Trap"),
         },

@@ -19,6 +19,7 @@ from quizapp.bank.literal import BANK_TEXT_RULE, forbidden_character, named_char
 from quizapp.bank.model import (
     Choice,
     ChoiceQuestion,
+    Claim,
     ComputeSpec,
     Deck,
     Difficulty,
@@ -600,13 +601,19 @@ class FileValidator:
                     "wrong-type",
                     f"compute args must be a mapping, not {_describe(args_node)}",
                 )
-        if name is None:
+        expect: tuple[Claim, ...] | None = ()
+        if "expect" in found:
+            from quizapp.bank.expect import read_expect
+
+            expect = read_expect(self, found["expect"][1])
+        if name is None or expect is None:
             return None
         return ComputeSpec(
             name=name,
             args=args,
             location=self.location(found["name"][1]),
             arg_locations=arg_locations,
+            expect=expect,
         )
 
     def typed_fields(

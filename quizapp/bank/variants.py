@@ -95,7 +95,13 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
     }
     if question.compute is not None:
         changes["compute"] = replace(
-            question.compute, args=compute_args(question.compute, assignment)
+            question.compute,
+            args=compute_args(question.compute, assignment),
+            # Claims stay as written (they name values, not placeholders); their words fill in.
+            expect=tuple(
+                replace(c, says=c.says and fill(c.says, assignment))
+                for c in question.compute.expect
+            ),
         )
     if isinstance(question, ChoiceQuestion):
         changes["choices"] = tuple(
@@ -139,3 +145,4 @@ def texts(question: Question) -> Iterator[str]:
         yield from (t.why for t in question.traps)
     if question.compute is not None:
         yield from (v for v in question.compute.args.values() if isinstance(v, str))
+        yield from (c.says for c in question.compute.expect if c.says)

@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--no-eval",
         action="store_true",
-        help="do not run the computations behind derived answers (faster; no torch import)",
+        help="do not run the computations behind derived answers and claims (faster; no torch import)",
     )
     lint.add_argument(
         "--eval-timeout",
@@ -135,6 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compute.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
     compute.add_argument("--json", action="store_true", help="print the result as JSON")
+    compute.add_argument(
+        "--expect",
+        action="append",
+        default=[],
+        metavar="CLAIM",
+        help="a claim over the values that must hold, e.g. 'head_dim == 64' (repeatable); "
+        "exit 1 when one fails",
+    )
 
     drill = commands.add_parser(
         "drill",
@@ -298,7 +306,7 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.name:
         return main_error("name a computation, or use --list to see them")
     try:
-        return run_command(args.name, args.assignments, args.device, args.json)
+        return run_command(args.name, args.assignments, args.device, args.json, args.expect)
     except ArgumentError as exc:
         return main_error(str(exc))
     except Exception as exc:

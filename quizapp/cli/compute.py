@@ -6,8 +6,17 @@ import json
 import sys
 from collections.abc import Sequence
 
+from quizapp.bank.claims import (
+    ClaimError,
+    Outcome,
+    check_all,
+    parse_claim,
+    quoted,
+    unknown_name_message,
+    unknown_names,
+)
 from quizapp.bank.literal import error_line, terminal_safe
-from quizapp.experiments.registry import COMPUTATIONS
+from quizapp.experiments.registry import COMPUTATIONS, get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError
 
@@ -48,7 +57,14 @@ def list_computations() -> str:
     return "\n".join(lines)
 
 
-def run_command(name: str, assignments: Sequence[str], device: str, as_json: bool) -> int:
+def run_command(
+    name: str,
+    assignments: Sequence[str],
+    device: str,
+    as_json: bool,
+    expect: Sequence[str] = (),
+) -> int:
+    """Run and show one computation; with `expect`, check each claim: exit 1 if one fails."""
     from quizapp.experiments.runner import run
     from quizapp.experiments.spec import DEVICES
 
@@ -57,12 +73,58 @@ def run_command(name: str, assignments: Sequence[str], device: str, as_json: boo
             f"--device must be one of {', '.join(DEVICES)}, not {device!r}", "device"
         )
     args = parse_assignments(assignments)
+    check_claims_before_running(name, expect)  # a typo costs no run
     result = run(name, args, device=device)
+    outcomes = check_all(((text, None) for text in expect), result.values)
     if as_json:
-        print(json.dumps(result.as_json(), indent=2, default=str))
+        payload = result.as_json()
+        if expect:
+            payload["claims"] = [
+                {"claim": o.text, "holds": o.holds, "values": o.values, "error": o.error}
+                for o in outcomes
+            ]
+        print(json.dumps(payload, indent=2, default=str))
     else:
         _render(result)
-    return 0
+        for line in claim_lines(outcomes):
+            print(terminal_safe(line))
+    return 0 if all(o.holds for o in outcomes) else 1
+
+
+def check_claims_before_running(name: str, claims: Sequence[str]) -> None:
+    """Each claim must parse and name only the computation's values. Raises ArgumentError."""
+    spec = get_spec(name)
+    for text in claims:
+        try:
+            unknown = unknown_names(parse_claim(text), spec.values)
+        except ClaimError as exc:
+            raise ArgumentError(f"--expect {quoted(text)}: {exc}", "expect") from None
+        if unknown:
+            message = unknown_name_message(unknown[0], name, spec.values)
+            raise ArgumentError(f"--expect {quoted(text)} names {message}", "expect")
+
+
+def claim_lines(outcomes: Sequence[Outcome]) -> list[str]:
+    """One line per claim: ✓ or ✗, the claim, and the values it read (or why it could not)."""
+    held, failed = _marks()
+    lines = []
+    for outcome in outcomes:
+        mark = held if outcome.holds else failed
+        detail = outcome.values
+        if outcome.error is not None:
+            detail = f"cannot be checked: {outcome.error}" + (f"; {detail}" if detail else "")
+        lines.append(f"{mark} {outcome.text}" + (f"  ({detail})" if detail else ""))
+    return lines
+
+
+def _marks() -> tuple[str, str]:
+    """✓ and ✗, or words where the terminal's encoding has no such characters."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "✓✗".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "PASS", "FAIL"
+    return "✓", "✗"
 
 
 def _fmt(value: object) -> str:

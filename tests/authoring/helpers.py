@@ -25,5 +25,9 @@ def comparable(question: Question) -> dict[str, object]:
     fields = dataclasses.asdict(question)
     fields.pop("location")
     if fields.get("compute"):
-        fields["compute"] = {"name": question.compute.name, "args": dict(question.compute.args)}
+        fields["compute"] = {
+            "name": question.compute.name,
+            "args": dict(question.compute.args),
+            "expect": [(c.text, c.says) for c in question.compute.expect],
+        }
     return {"class": type(question).__name__, **fields}

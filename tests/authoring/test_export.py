@@ -107,7 +107,8 @@ def test_json_shape_is_stable_every_key_present() -> None:
         if question.type is QuestionType.ORDERING:
             assert all(set(step) == {"text", "why"} for step in obj["steps"])
         if obj["compute"] is not None:
-            assert set(obj["compute"]) == {"name", "args"}
+            assert set(obj["compute"]) == {"name", "args", "expect"}
+            assert all(set(c) == {"claim", "says"} for c in obj["compute"]["expect"])
 
 
 def test_export_json_cli_writes_the_bundled_bank(

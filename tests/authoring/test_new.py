@@ -51,12 +51,19 @@ def test_the_commented_compute_example_is_valid_once_uncommented(
     text = template(qtype, "q")
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("# compute:"))
-    for i in range(start, start + 3):
+    end = start + 1
+    while end < len(lines) and lines[end].startswith("    #   "):  # the block, claims included
+        end += 1
+    assert any("expect:" in line for line in lines[start:end])
+    for i in range(start, end):
         lines[i] = lines[i].replace("# ", "", 1)
     path = tmp_path / "deck.yaml"
     path.write_text(HEADER + "\n".join(lines) + "\n")
     errors, warnings = lint_problems(path)
     assert errors == [] and warnings == ["todo-left"]
+    # The example's claim really holds: lint with evaluation finds nothing more.
+    evaluated = lint([path])
+    assert [d.code for d in evaluated.diagnostics] == ["todo-left"]
 
 
 def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
@@ -78,7 +85,8 @@ def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
     assert deck_file.read_bytes().startswith(original)  # nothing before the end was touched
     errors, warnings = lint_problems(deck_file)
     assert errors == []
-    assert set(warnings) <= {"no-compute", "no-why", "todo-left"}
+    # TODO(issue 10): drop claim-missing once the bank rewrite lands (its questions carry claims).
+    assert set(warnings) <= {"no-compute", "no-why", "todo-left", "claim-missing"}
     after, _ = load_file(deck_file)
     assert after is not None
     assert len(after.questions) == len(before.questions) + len(TYPES)

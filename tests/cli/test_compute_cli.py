@@ -67,3 +67,76 @@ def test_yaml_scalars_on_the_command_line(run_cli) -> None:
 def test_an_empty_value_is_an_error_not_the_default(run_cli) -> None:
     result = run_cli("compute", "permutation_demo", "sentence=")
     assert result.returncode == 2 and "sentence= has no value" in result.stderr
+
+
+# -- --expect: claims checked from the shell ---------------------------------------------------
+
+
+def test_expect_marks_each_claim_and_exits_1_when_one_fails(run_cli) -> None:
+    held = run_cli(
+        "compute",
+        "mha_params",
+        "n_heads=8",
+        "--device",
+        "cpu",
+        "--expect",
+        "params_single_head == params_multi_head",
+        "--expect",
+        "head_dim == 64",
+    )
+    assert held.returncode == 0, held.stderr
+    lines = held.stdout.splitlines()
+    assert (
+        "✓ params_single_head == params_multi_head  "
+        "(params_single_head = 1048576, params_multi_head = 1048576)"
+    ) in lines
+    assert "✓ head_dim == 64  (head_dim = 64)" in lines
+
+    failed = run_cli(
+        "compute",
+        "mha_params",
+        "n_heads=16",
+        "--device",
+        "cpu",
+        "--expect",
+        "head_dim == 64",
+        "--expect",
+        "head_dim / (head_dim - 32) > 1",
+    )
+    assert failed.returncode == 1, failed.stderr
+    lines = failed.stdout.splitlines()
+    assert "✗ head_dim == 64  (head_dim = 32)" in lines
+    assert any(
+        line.startswith("✗ head_dim / (head_dim - 32) > 1  (cannot be checked: division by zero")
+        for line in lines
+    ), lines
+
+
+@pytest.mark.parametrize(
+    ("claim", "fragment"),
+    [
+        ("head_dim ==", "not a valid expression"),
+        ("().__class__ == 1", "attributes"),
+        ("__import__('os').getcwd() == 1", "only abs, min, max may be called"),
+        ("head_dm == 64", "did you mean 'head_dim'?"),
+    ],
+)
+def test_a_claim_that_does_not_parse_or_names_no_value_exits_2_before_running(
+    run_cli, claim: str, fragment: str
+) -> None:
+    result = run_cli("compute", "mha_params", "--expect", claim)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("quizapp compute: error: --expect ") and fragment in line
+
+
+def test_expect_with_json_reports_each_claim(run_cli) -> None:
+    result = run_cli(
+        "compute", "mha_params", "--json", "--device", "cpu", "--expect", "head_dim < 64"
+    )
+    assert result.returncode == 1
+    payload = json.loads(result.stdout)
+    assert payload["claims"] == [
+        {"claim": "head_dim < 64", "holds": False, "values": "head_dim = 64", "error": None}
+    ]

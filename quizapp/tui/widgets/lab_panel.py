@@ -30,6 +30,7 @@ from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.args_form import ArgsForm
+from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.result_view import ResultView
 
 NO_COMPUTATION = "No live computation for this question."
@@ -128,11 +129,11 @@ class LabPanel(Vertical):
         ResultView {
             margin-top: 1;
         }
-        &.-stale ResultView {
+        &.-stale ResultView, &.-stale ClaimsView {
             opacity: 60%;
         }
         &.-empty {
-            #lab-status-row, #lab-actions, ArgsForm, ResultView { display: none; }
+            #lab-status-row, #lab-actions, ArgsForm, ResultView, ClaimsView { display: none; }
         }
     }
     """
@@ -218,6 +219,7 @@ class LabPanel(Vertical):
             yield Button("Rerun (r)", id="lab-rerun", compact=True, variant="primary")
             yield Button("Cancel (x)", id="lab-cancel", compact=True, disabled=True)
             yield Static("", id="lab-arg-error")
+        yield ClaimsView(id="lab-claims")
         yield ResultView(id="lab-results")
 
     def on_mount(self) -> None:
@@ -239,6 +241,7 @@ class LabPanel(Vertical):
         self._set_error(None)
         self._set_arg_error(None, None)
         self._results().clear_result()
+        self._claims().clear_claims()
         holder = self.query_one("#lab-form-holder", Vertical)
         holder.remove_children()
         self._form = None
@@ -432,12 +435,24 @@ class LabPanel(Vertical):
             return
         if message.token != self._token:  # superseded while the result was being drawn
             return
+        self._show_claims(result, args)
         self.remove_class("-stale")
         self._set_status(f"done in {format_elapsed(message.elapsed)} on {result.device}", "-done")
         self.post_message(self.Completed(name, args, result, elapsed=message.elapsed, panel=self))
 
+    def _show_claims(self, result: Result, args: Mapping[str, ArgValue | None]) -> None:
+        """Check the question's claims on this result, against its own arguments."""
+        if self.compute is None or self.spec is None:
+            return
+        try:
+            own: dict[str, ArgValue | None] | None = self.spec.bind(dict(self.compute.args))
+        except ArgumentError:
+            own = None  # the bank's arguments are bad: no run is the question's own
+        self._claims().show_claims(self.compute.expect, result.values, args, own)
+
     async def _fail(self, name: str, error: BaseException) -> None:
         self.remove_class("-stale")
+        self._claims().clear_claims()
         await self._results().clear_result()
         if self.lab.failed:
             self._set_status(self.lab.status, "-failed")
@@ -491,6 +506,9 @@ class LabPanel(Vertical):
 
     def _results(self) -> ResultView:
         return self.query_one("#lab-results", ResultView)
+
+    def _claims(self) -> ClaimsView:
+        return self.query_one("#lab-claims", ClaimsView)
 
 
 __all__ = [

@@ -1,0 +1,121 @@
+"""The question's claims beside the lab's result: ✓ or ✗, in words, checked on the values shown.
+
+A claim is about the question's own arguments. When the student reruns with arguments of
+their own, the claims are checked again on the new values; one that stops holding then is
+the point of the experiment, not a fault, so it is shown as expected for those arguments.
+Only a claim that fails for the question's own arguments is a real ✗. Every text here comes
+from a bank file and is shown literally (rich Text, never markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from quizapp.bank.claims import Outcome, check_all
+from quizapp.bank.model import Claim
+
+HOLDS = "✓"
+FAILS = "✗"
+NOT_HERE = "○"  # does not hold for the student's arguments, as expected
+TITLE = "What the computation shows"
+MAX_SHOWN_ARG = 40
+
+
+def format_arg(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    text = str(value)
+    return text if len(text) <= MAX_SHOWN_ARG else text[: MAX_SHOWN_ARG - 1] + "…"
+
+
+def changed_arguments(
+    run: Mapping[str, object], own: Mapping[str, object] | None
+) -> tuple[str, str] | None:
+    """("n_layers=1", "n_layers=20"): where this run's arguments leave the question's own.
+    None when they are the question's own. With `own` unknown, ("these arguments", "")."""
+    if own is None:
+        return ("these arguments", "")
+    names = [name for name in run if run.get(name) != own.get(name)]
+    if not names:
+        return None
+    this = ", ".join(f"{name}={format_arg(run[name])}" for name in names)
+    theirs = ", ".join(f"{name}={format_arg(own.get(name))}" for name in names)
+    return this, theirs
+
+
+def claim_lines(outcomes: Sequence[Outcome], changed: tuple[str, str] | None) -> Text:
+    """The claims as literal text: a mark and the words, then a note on any that do not hold."""
+    text = Text()
+    text.append(TITLE, style="bold")
+    for outcome in outcomes:
+        text.append("\n")
+        if outcome.holds:
+            text.append(f"{HOLDS} ", style="bold green")
+            text.append(outcome.label)
+            continue
+        text.append(f"{FAILS if changed is None else NOT_HERE} ", style=_mark_style(changed))
+        text.append(outcome.label)
+        text.append("\n  ")
+        text.append(_note(outcome, changed), style="dim" if changed is not None else "")
+    return text
+
+
+def _mark_style(changed: tuple[str, str] | None) -> str:
+    return "bold red" if changed is None else "bold yellow"
+
+
+def _note(outcome: Outcome, changed: tuple[str, str] | None) -> str:
+    read = f" ({outcome.values})" if outcome.values else ""
+    if changed is None:  # the question's own arguments: a real failure
+        if outcome.error is not None:
+            return f"cannot be checked: {outcome.error}{read}"
+        return f"does not hold: {outcome.text}{read}"
+    this, theirs = changed
+    about = f" — the question's claim is about {theirs}" if theirs else ""
+    if outcome.error is not None:
+        return f"cannot be checked for {this}: {outcome.error}{about}"
+    return f"does not hold for {this}{about}{read}"
+
+
+class ClaimsView(Static):
+    """Each claim of the shown computation with ✓ or ✗ (hidden when there are none)."""
+
+    DEFAULT_CSS = """
+    ClaimsView {
+        height: auto;
+        margin-top: 1;
+        display: none;
+        &.-shown { display: block; }
+    }
+    """
+
+    outcomes: list[Outcome]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes, markup=False)
+        self.outcomes = []
+        self.changed: tuple[str, str] | None = None
+
+    def show_claims(
+        self,
+        claims: Sequence[Claim],
+        values: Mapping[str, object],
+        run_args: Mapping[str, object],
+        own_args: Mapping[str, object] | None,
+    ) -> None:
+        """Check `claims` on a result's values; `own_args` are the question's (None: unknown)."""
+        self.outcomes = check_all(((c.text, c.says) for c in claims), values)
+        self.changed = changed_arguments(run_args, own_args)
+        self.update(claim_lines(self.outcomes, self.changed) if claims else "")
+        self.set_class(bool(claims), "-shown")
+
+    def clear_claims(self) -> None:
+        self.outcomes = []
+        self.changed = None
+        self.update("")
+        self.remove_class("-shown")

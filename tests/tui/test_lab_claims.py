@@ -1,0 +1,114 @@
+"""The lab panel's claims, through Pilot with real computations: ✓ on the question's own
+arguments, re-checked live on the student's, and a real ✗ only for the question's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from quizapp.bank import load_file
+from quizapp.bank.model import ComputeSpec
+from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments
+from tests.tui.test_lab_panel import Harness, compute, drive, lab, value, wait_until
+
+__all__ = ["lab"]  # the module-scoped, warmed LabService fixture
+
+FIXTURE = Path(__file__).parent / "data" / "claims.yaml"
+
+
+def fixture_compute(question_id: str) -> ComputeSpec:
+    deck, _ = load_file(FIXTURE)
+    assert deck is not None
+    question = next(q for q in deck.questions if q.id == question_id)
+    assert question.compute is not None and question.compute.expect
+    return question.compute
+
+
+def claims_text(app: Harness) -> list[str]:
+    view = app.query_one("#lab-claims", ClaimsView)
+    return str(view.content).splitlines() if view.display else []
+
+
+def test_claims_hold_on_the_default_run_and_are_rechecked_on_the_students_arguments(
+    lab: LabService,
+) -> None:
+    app = Harness(lab, fixture_compute("mha-purpose-subspaces"))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: len(app.completed) == 1)
+        assert claims_text(app) == [
+            "What the computation shows",
+            "✓ One wide head and eight narrow heads have exactly the same parameter count",
+            "✓ [b]Each head[/b] works in 64 of the 512 dimensions",  # literal, not markup
+        ]
+
+        heads = app.query_one("#arg-n_heads", Input)
+        heads.focus()
+        await pilot.pause()
+        await pilot.press("1", "6", "enter")
+        await wait_until(pilot, lambda: len(app.completed) == 2)
+        assert value(app, "head_dim") == "32"
+        assert claims_text(app) == [
+            "What the computation shows",
+            "✓ One wide head and eight narrow heads have exactly the same parameter count",
+            "○ [b]Each head[/b] works in 64 of the 512 dimensions",
+            "  does not hold for n_heads=16 — the question's claim is about n_heads=8 "
+            "(head_dim = 32)",
+        ]
+        assert not any("✗" in line for line in claims_text(app))
+
+        app.query_one("#arg-d_model", Input).focus()
+        await pilot.pause()
+        heads.focus()  # focusing selects the value, so typing replaces it
+        await pilot.pause()
+        await pilot.press("8", "enter")  # back to the question's own arguments
+        await wait_until(pilot, lambda: len(app.completed) == 3)
+        assert [line[0] for line in claims_text(app)[1:]] == ["✓", "✓"]
+
+    drive(app, scenario)
+
+
+def test_a_claim_failing_for_the_questions_own_arguments_is_a_real_cross(lab: LabService) -> None:
+    app = Harness(lab, fixture_compute("claims-fixture-wrong"))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: len(app.completed) == 1)
+        assert claims_text(app) == [
+            "What the computation shows",
+            "✗ Each head works in 32 dimensions",
+            "  does not hold: head_dim == 32 (head_dim = 64)",
+            "✓ params_single_head == params_multi_head",  # no `says`: the claim itself
+        ]
+        view = app.query_one("#lab-claims", ClaimsView)
+        assert [o.holds for o in view.outcomes] == [False, True]
+        assert view.changed is None
+
+    drive(app, scenario)
+
+
+def test_no_claims_no_list_and_switching_clears_it(lab: LabService) -> None:
+    app = Harness(lab, fixture_compute("claims-fixture-wrong"))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: len(app.completed) == 1)
+        assert claims_text(app)
+        app.panel.show(compute("mha_params"))  # a computation without claims
+        await pilot.pause()
+        assert claims_text(app) == []
+        await wait_until(pilot, lambda: len(app.completed) == 2)
+        assert claims_text(app) == []
+
+    drive(app, scenario)
+
+
+def test_changed_arguments_names_only_what_differs() -> None:
+    own = {"d_model": 512, "n_heads": 8, "bias": False}
+    assert changed_arguments(own, own) is None
+    assert changed_arguments({**own, "n_heads": 16, "bias": True}, own) == (
+        "n_heads=16, bias=true",
+        "n_heads=8, bias=false",
+    )
+    assert changed_arguments(own, None) == ("these arguments", "")
