@@ -19,7 +19,7 @@ from quizapp import __version__
 from quizapp.bank.discovery import discover
 from quizapp.bank.model import Bank
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: Choice carries its location
 
 
 def default_cache_dir() -> Path | None:
