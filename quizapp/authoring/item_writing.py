@@ -238,6 +238,14 @@ def near_duplicate_stems(questions: Sequence[Question]) -> list[Diagnostic]:
 # -- per deck, and across the decks ------------------------------------------------------------
 
 
+def _beyond_chance(total: int, cued: int, in_group: int, cued_in_group: int) -> bool:
+    """Are the cued items (hedged, reasoned) in the group (true statements, keys) too many to
+    be chance? One-sided Fisher's exact test, and at least MIN_CUED of them."""
+    if cued_in_group < MIN_CUED:
+        return False
+    return hypergeometric_upper_tail(total, cued, in_group, cued_in_group) < SIGNIFICANCE
+
+
 def _about(expected: float) -> str:
     return f"{expected:.0f}" if expected >= 3 else f"{expected:.1f}"
 
@@ -305,11 +313,8 @@ def hedged_statements_true(
         (hedged.setdefault(word, []) if word else plain).append(question.answer)
     hedged_answers = [answer for answers in hedged.values() for answer in answers]
     hedged_true = sum(hedged_answers)
-    if hedged_true < MIN_CUED:
-        return None
     all_true = hedged_true + sum(plain)
-    tail = hypergeometric_upper_tail(len(items), all_true, len(hedged_answers), hedged_true)
-    if tail >= SIGNIFICANCE:
+    if not _beyond_chance(len(items), all_true, len(hedged_answers), hedged_true):
         return None
     words = ", ".join(f'"{word}"' for word in sorted(hedged)[:3]) + (
         ", ..." if len(hedged) > 3 else ""
@@ -336,10 +341,8 @@ def rationale_in_key(items: Sequence[Question], where: Location, scope: str) -> 
             else:
                 distractors += 1
                 reasoned_distractors += argues
-    if reasoned_keys < MIN_CUED:
-        return None
     options, reasoned = keys + distractors, reasoned_keys + reasoned_distractors
-    if hypergeometric_upper_tail(options, reasoned, keys, reasoned_keys) >= SIGNIFICANCE:
+    if not _beyond_chance(options, reasoned, keys, reasoned_keys):
         return None
     return _warning(
         where,

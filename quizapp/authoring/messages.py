@@ -50,15 +50,15 @@ class Message:
 _COMMON = "    prompt: P\n    explanation: E\n    difficulty: easy\n    tags: [t]\n"
 
 
-def _item(qid: str, qtype: str, prompt: str, body: str) -> str:
-    """One complete question for an item-writing example: its own prompt, a computation."""
+def example_question(qid: str, qtype: str, prompt: str, body: str) -> str:
+    """One complete question for an example: its own prompt, a computation, `body` after."""
     return (
         f"  - id: {qid}\n    type: {qtype}\n    prompt: {prompt}\n    explanation: E\n"
         f"    difficulty: easy\n    tags: [t]\n    compute: {{name: mha_params}}\n{body}"
     )
 
 
-def _choices(*options: str, keys: int = 1) -> str:
+def example_choices(*options: str, keys: int = 1) -> str:
     """A `choices:` list whose first `keys` options are correct."""
     lines = ["    choices:\n"]
     for index, text in enumerate(options):
@@ -67,7 +67,7 @@ def _choices(*options: str, keys: int = 1) -> str:
     return "".join(lines)
 
 
-def _statement(answer: bool) -> str:
+def example_statement(answer: bool) -> str:
     return f"    answer: {str(answer).lower()}\n    why_true: W\n    why_false: W\n"
 
 
@@ -364,35 +364,41 @@ CATALOGUE: tuple[Message, ...] = (
         "Even out option lengths: trim the key's qualifications, or give the distractors the "
         "same detail, until the key is the longest option no more often than chance.",
         example=(
-            _item(
+            example_question(
                 "q-rope",
                 "single_choice",
                 "Where does RoPE act?",
-                _choices("On Q and K in each layer", "On the token embeddings", "On the values"),
+                example_choices(
+                    "On Q and K in each layer", "On the token embeddings", "On the values"
+                ),
             )
-            + _item(
+            + example_question(
                 "q-ln-axis",
                 "single_choice",
                 "What does LayerNorm normalize over?",
-                _choices("One token's own features", "The batch, per feature", "The sequence"),
+                example_choices(
+                    "One token's own features", "The batch, per feature", "The sequence"
+                ),
             )
-            + _item(
+            + example_question(
                 "q-head-width",
                 "single_choice",
                 "How wide is each of 8 heads at d_model = 512?",
-                _choices("64 dimensions per head", "512 dimensions", "8 dimensions"),
+                example_choices("64 dimensions per head", "512 dimensions", "8 dimensions"),
             )
-            + _item(
+            + example_question(
                 "q-original-placement",
                 "single_choice",
                 "Which placement did the original Transformer use?",
-                _choices("Post-LN placement", "Pre-LN placement", "No LayerNorm"),
+                example_choices("Post-LN placement", "Pre-LN placement", "No LayerNorm"),
             )
-            + _item(
+            + example_question(
                 "q-residual-gift",
                 "single_choice",
                 "What do residual connections give gradients?",
-                _choices("A direct path backward", "A normalized scale", "A second optimizer"),
+                example_choices(
+                    "A direct path backward", "A normalized scale", "A second optimizer"
+                ),
             )
         ),
     ),
@@ -403,11 +409,11 @@ CATALOGUE: tuple[Message, ...] = (
         "A single-choice key is at least 1.5 times as long as the longest distractor (and at "
         "least 10 characters longer): its length alone marks it. Reported at the key.",
         "Shorten the key to the claim itself, or write distractors with the same detail.",
-        example=_item(
+        example=example_question(
             "q-key-much-longer",
             "single_choice",
             "What does layer normalization normalize?",
-            _choices(
+            example_choices(
                 "The activations, each token's vector of features flowing through the network",
                 "The gradients",
                 "The weights",
@@ -426,31 +432,31 @@ CATALOGUE: tuple[Message, ...] = (
         "Move the reasons into the option's `why` or the `explanation`; write keys as bare "
         "claims, or give distractors equally plausible reasons.",
         example=(
-            _item(
+            example_question(
                 "q-why-pe",
                 "single_choice",
                 "Why does a transformer need positional encoding?",
-                _choices(
+                example_choices(
                     "Attention compares content only, so order never enters it",
                     "To let attention skip the tokens that are far away",
                     "To keep activations at a stable scale in deep stacks",
                 ),
             )
-            + _item(
+            + example_question(
                 "q-why-residual",
                 "single_choice",
                 "What is the residual connection's main job?",
-                _choices(
+                example_choices(
                     "A path for gradients: they need not cross every layer",
                     "Keeping activations at mean 0 and variance 1",
                     "Telling the model where each token sits",
                 ),
             )
-            + _item(
+            + example_question(
                 "q-why-heads",
                 "single_choice",
                 "What lets two heads attend differently to one input?",
-                _choices(
+                example_choices(
                     "Their own projections, because each head learns its own W_q and W_k",
                     "Each head sees a different subset of the tokens in the sequence",
                     "Each head is given a different positional encoding than the others",
@@ -469,33 +475,35 @@ CATALOGUE: tuple[Message, ...] = (
         "Vary how many options are correct, from one up to all of them; a question with "
         "every option correct is a fair test of each.",
         example=(
-            _item(
+            example_question(
                 "q-mc-ln",
                 "multiple_choice",
                 "Select everything LayerNorm does to one token.",
-                _choices(
+                example_choices(
                     "Subtracts its mean", "Divides by its spread", "Uses batch statistics", keys=2
                 ),
             )
-            + _item(
+            + example_question(
                 "q-mc-pre-ln",
                 "multiple_choice",
                 "Select every true statement about Pre-LN.",
-                _choices(
+                example_choices(
                     "Norm before the sub-layer", "Clean residual path", "Original layout", keys=2
                 ),
             )
-            + _item(
+            + example_question(
                 "q-mc-rope",
                 "multiple_choice",
                 "Select every true statement about RoPE.",
-                _choices("Rotates Q and K", "Relative in the score", "Rotates V", keys=2),
+                example_choices("Rotates Q and K", "Relative in the score", "Rotates V", keys=2),
             )
-            + _item(
+            + example_question(
                 "q-mc-sinusoid",
                 "multiple_choice",
                 "Select every property of sinusoidal encoding.",
-                _choices("No trained parameters", "Added to embeddings", "A learned table", keys=2),
+                example_choices(
+                    "No trained parameters", "Added to embeddings", "A learned table", keys=2
+                ),
             )
         ),
     ),
@@ -512,11 +520,11 @@ CATALOGUE: tuple[Message, ...] = (
         'Make the statement false for a reason the student must know ("adding heads improves '
         'the model at no cost" rather than "always improves"), or write true statements '
         "that are absolute too.",
-        example=_item(
+        example=example_question(
             "q-absolute",
             "true_false",
             "Adding heads always improves the model.",
-            _statement(False),
+            example_statement(False),
         ),
     ),
     Message(
@@ -531,39 +539,44 @@ CATALOGUE: tuple[Message, ...] = (
         "Write some false statements with hedges and some true ones plainly, so the wording "
         "carries no hint.",
         example=(
-            _item(
+            example_question(
                 "q-hedge-1",
                 "true_false",
                 "Some heads can end up doing little.",
-                _statement(True),
+                example_statement(True),
             )
-            + _item(
+            + example_question(
                 "q-hedge-2",
                 "true_false",
                 "Pre-LN is usually the default for deep stacks.",
-                _statement(True),
+                example_statement(True),
             )
-            + _item(
+            + example_question(
                 "q-hedge-3",
                 "true_false",
                 "Total compute is roughly that of one full-width head.",
-                _statement(True),
+                example_statement(True),
             )
-            + _item("q-plain-1", "true_false", "RoPE rotates the values.", _statement(False))
-            + _item(
-                "q-plain-2", "true_false", "LayerNorm uses batch statistics.", _statement(False)
+            + example_question(
+                "q-plain-1", "true_false", "RoPE rotates the values.", example_statement(False)
             )
-            + _item(
+            + example_question(
+                "q-plain-2",
+                "true_false",
+                "LayerNorm uses batch statistics.",
+                example_statement(False),
+            )
+            + example_question(
                 "q-plain-3",
                 "true_false",
                 "Sinusoidal encodings are learned.",
-                _statement(False),
+                example_statement(False),
             )
-            + _item(
+            + example_question(
                 "q-plain-4",
                 "true_false",
                 "The attention formula has a position term.",
-                _statement(False),
+                example_statement(False),
             )
         ),
     ),
@@ -577,11 +590,11 @@ CATALOGUE: tuple[Message, ...] = (
         '"above" may be below. Reported at the option.',
         "Write each option as a claim of its own; when several are right, make the question "
         "`multiple_choice` and mark each of them correct.",
-        example=_item(
+        example=example_question(
             "q-none-above",
             "single_choice",
             "Which scheme do most modern LLMs use?",
-            _choices("RoPE", "Sinusoidal encoding", "None of the above"),
+            example_choices("RoPE", "Sinusoidal encoding", "None of the above"),
         ),
     ),
     Message(
@@ -595,13 +608,13 @@ CATALOGUE: tuple[Message, ...] = (
         "naming the earlier.",
         "Merge the two, or rewrite one so that it asks something the other does not.",
         example=(
-            _item(
+            example_question(
                 "q-ln-stats",
                 "flashcard",
                 "Over which numbers does LayerNorm compute its mean and variance?",
                 "    back: One token's features.\n",
             )
-            + _item(
+            + example_question(
                 "q-ln-stats-again",
                 "flashcard",
                 "Over which numbers does LayerNorm compute its mean and its variance?",
@@ -714,5 +727,8 @@ __all__ = [
     "Message",
     "Severity",
     "Stage",
+    "example_choices",
     "example_deck",
+    "example_question",
+    "example_statement",
 ]

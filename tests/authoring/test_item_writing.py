@@ -10,38 +10,22 @@ import json
 from pathlib import Path
 
 from quizapp.authoring.lint import lint
+from quizapp.authoring.messages import example_choices, example_question, example_statement
 from quizapp.bank import Diagnostic
 
 DECK = "deck: {{id: {deck}, title: T, topic: t, domain: D, exam_weight: 1}}\nquestions:\n"
 
 
-def question(qid: str, qtype: str, prompt: str, body: str) -> str:
-    return (
-        f"  - id: {qid}\n    type: {qtype}\n    prompt: {prompt}\n    explanation: E\n"
-        f"    difficulty: easy\n    tags: [t]\n    compute: {{name: mha_params}}\n{body}"
-    )
-
-
-def choices(*options: str, keys: int = 1) -> str:
-    """The first `keys` options are correct."""
-    lines = ["    choices:\n"]
-    for index, text in enumerate(options):
-        correct = " correct: true," if index < keys else ""
-        lines.append(f'      - {{text: "{text}",{correct} why: W}}\n')
-    return "".join(lines)
-
-
 def single(qid: str, prompt: str, *options: str) -> str:
-    return question(qid, "single_choice", prompt, choices(*options))
+    return example_question(qid, "single_choice", prompt, example_choices(*options))
 
 
 def multiple(qid: str, prompt: str, *options: str, keys: int) -> str:
-    return question(qid, "multiple_choice", prompt, choices(*options, keys=keys))
+    return example_question(qid, "multiple_choice", prompt, example_choices(*options, keys=keys))
 
 
 def statement(qid: str, prompt: str, answer: bool) -> str:
-    body = f"    answer: {str(answer).lower()}\n    why_true: W\n    why_false: W\n"
-    return question(qid, "true_false", prompt, body)
+    return example_question(qid, "true_false", prompt, example_statement(answer))
 
 
 def write(tmp_path: Path, *questions: str, deck: str = "d", name: str = "deck.yaml") -> Path:
@@ -114,10 +98,7 @@ def test_key_longest_needs_five_items(tmp_path: Path) -> None:
 
 
 def test_key_longest_ignores_items_without_a_strictly_longest_option(tmp_path: Path) -> None:
-    items = [
-        single(f"q{i}", prompt, "Alpha", "Bravo", "Delta")
-        for i, prompt in enumerate(PROMPTS)
-    ]
+    items = [single(f"q{i}", prompt, "Alpha", "Bravo", "Delta") for i, prompt in enumerate(PROMPTS)]
     assert codes(write(tmp_path, *items)) == []  # the key ties: nothing to cue
 
 
@@ -371,7 +352,7 @@ def test_a_stem_that_nearly_repeats_an_earlier_one(tmp_path: Path) -> None:
 
 def test_a_flashcard_may_restate_an_exam_item(tmp_path: Path) -> None:
     prompt = "Over which numbers does LayerNorm compute its mean and variance?"
-    card = question("c", "flashcard", prompt, "    back: One token's features.\n")
+    card = example_question("c", "flashcard", prompt, "    back: One token's features.\n")
     path = write(tmp_path, statement("t", prompt, True), card)
     assert codes(path) == []
 
