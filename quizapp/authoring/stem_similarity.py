@@ -60,9 +60,9 @@ class _Stem:
     tokens: frozenset[str]
 
 
-# word -> (size, position of the word in that stem's prefix) -> the stems, oldest first.
-# Grouping by size and position lets one bound rule out a whole group at once.
-Postings = dict[str, dict[tuple[int, int], list[_Stem]]]
+# word -> size of the stem -> position of the word in that stem's prefix -> the stems, oldest
+# first. A stem only looks at sizes and positions that could still reach the threshold.
+Postings = dict[str, dict[int, list[list[_Stem]]]]
 
 
 def near_duplicates(stems: Sequence[str]) -> dict[int, int]:
@@ -92,29 +92,40 @@ def near_duplicates(stems: Sequence[str]) -> dict[int, int]:
         if match is not None:
             found[stem.index] = match
         for position, token in enumerate(prefix):
-            postings.setdefault(token, {}).setdefault((size, position), []).append(stem)
+            by_position = postings.setdefault(token, {}).setdefault(size, [])
+            by_position.extend([] for _ in range(position + 1 - len(by_position)))
+            by_position[position].append(stem)
     return found
 
 
 def _first_match(stem: _Stem, prefix: list[str], postings: Postings) -> int | None:
     size = len(stem.tokens)
+    # Sizes that could share enough words: min(size, other) >= _MIN_SHARE * max(size, other).
+    sizes = range(math.ceil(_MIN_SHARE * size - 1e-9), math.floor(size / _MIN_SHARE + 1e-9) + 1)
     checked: set[int] = set()
     for position, token in enumerate(prefix):
-        for (other_size, other_position), group in postings.get(token, {}).items():
-            # Met first at these positions, the two share no rarer word, so they share at
-            # most what remains from here in either.
-            most = min(size - position, other_size - other_position)
-            if 2 * most < THRESHOLD * (size + other_size):
+        by_size = postings.get(token)
+        if not by_size:
+            continue
+        for other_size in sizes:
+            by_position = by_size.get(other_size)
+            if not by_position:
                 continue
-            for other in reversed(group[-CANDIDATES_PER_WORD:]):
-                if other.index in checked:
-                    continue
-                checked.add(other.index)
-                shared = len(stem.tokens & other.tokens)
-                if 2 * shared < THRESHOLD * (size + other_size):
-                    continue
-                if similarity(other.words, stem.words) >= THRESHOLD:
-                    return other.index
+            # Met first at these positions, the two share no rarer word, so they share at
+            # most what remains from here in either; they need `needed` words.
+            needed = THRESHOLD * (size + other_size) / 2
+            if size - position < needed:
+                continue
+            last = min(len(by_position) - 1, math.floor(other_size - needed + 1e-9))
+            for group in by_position[: last + 1]:
+                for other in reversed(group[-CANDIDATES_PER_WORD:]):
+                    if other.index in checked:
+                        continue
+                    checked.add(other.index)
+                    if len(stem.tokens & other.tokens) < needed:
+                        continue
+                    if similarity(other.words, stem.words) >= THRESHOLD:
+                        return other.index
     return None
 
 
