@@ -359,8 +359,9 @@ CATALOGUE: tuple[Message, ...] = (
         "items (those where one option is strictly longest) and warns when a one-sided exact "
         "test puts the count below a 5% chance, given at least 5 single-choice items. The "
         'message says how often, e.g. "in 24 of 27 single-choice items (chance: about 7)". '
-        "When no single deck shows the pattern, the decks are also judged together "
-        '("across 3 decks"). It is reported at the deck\'s first question.',
+        'The decks are also judged together ("across 3 decks") unless each was flagged on '
+        "its own, since a cue spread thin over small decks shows only in the total. It is "
+        "reported at the deck's first question.",
         "Even out option lengths: trim the key's qualifications, or give the distractors the "
         "same detail, until the key is the longest option no more often than chance.",
         example=(
