@@ -167,6 +167,7 @@ _STAGE = {
     "load": "found whenever the bank loads: by the app and by `quizapp lint`",
     "lint": "found by `quizapp lint`, which checks compute blocks against the registry",
     "eval": "found by `quizapp lint` when it runs the computation (not with `--no-eval`)",
+    "review": "found by `quizapp lint`, which reviews how the items are written",
 }
 
 

@@ -21,6 +21,7 @@ from quizapp.authoring.evaluation import (
     Values,
     run_key,
 )
+from quizapp.authoring.item_writing import check_item_writing
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
 from quizapp.bank.variants import texts
@@ -79,6 +80,7 @@ def lint(
         if checks:
             runs = BudgetedRuns(eval_budget)
             run_eval_checks(checks, runs, diagnostics, on_progress)
+    diagnostics += check_item_writing(bank)
     if strict:
         diagnostics = [d.promoted() for d in diagnostics]
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))

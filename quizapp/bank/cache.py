@@ -20,8 +20,9 @@ from quizapp.bank.discovery import discover
 from quizapp.bank.model import Bank
 
 # Raised whenever the loader's rules change what the same file yields, so a bank cached under
-# older rules is loaded afresh (2: control characters and bidirectional overrides refused).
-CACHE_FORMAT = 2
+# older rules is loaded afresh (2: control characters and bidirectional overrides refused;
+# 3: each choice carries its location).
+CACHE_FORMAT = 3
 
 
 def default_cache_dir() -> Path | None:

@@ -81,6 +81,8 @@ class Choice:
     text: str
     correct: bool
     why: str | None
+    # Where the choice is written, so lint can point at one option; not part of its identity.
+    location: Location | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -693,7 +693,9 @@ class FileValidator:
                 )
                 continue
             texts[key] = item.start_mark.line + 1
-            choices.append(Choice(text=text, correct=correct, why=why))
+            choices.append(
+                Choice(text=text, correct=correct, why=why, location=self.location(item))
+            )
         if len(choices) != len(items):
             return None
         n_correct = sum(c.correct for c in choices)

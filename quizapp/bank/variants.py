@@ -105,7 +105,12 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
         )
     if isinstance(question, ChoiceQuestion):
         changes["choices"] = tuple(
-            Choice(fill(c.text, assignment), c.correct, c.why and fill(c.why, assignment))
+            Choice(
+                fill(c.text, assignment),
+                c.correct,
+                c.why and fill(c.why, assignment),
+                c.location,
+            )
             for c in question.choices
         )
     elif isinstance(question, OrderingQuestion):

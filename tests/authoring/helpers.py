@@ -24,6 +24,8 @@ def comparable(question: Question) -> dict[str, object]:
     """Every field of the question, except where in which file it was read."""
     fields = dataclasses.asdict(question)
     fields.pop("location")
+    for choice in fields.get("choices", ()):
+        choice.pop("location")
     if fields.get("compute"):
         fields["compute"] = {
             "name": question.compute.name,
