@@ -1,4 +1,4 @@
-"""variance_drift, norm_comparison and gradient_flow: the lesson's claims, measured live."""
+"""variance_drift and gradient_flow: the lesson's claims, measured live."""
 
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quizapp.experiments.context import SEED, Cancelled, Context
-from quizapp.experiments.lab.normalization import gradient_flow, norm_comparison, variance_drift
+from quizapp.experiments.lab.normalization import gradient_flow, variance_drift
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.runner import run
 
-NAMES = ("variance_drift", "norm_comparison", "gradient_flow")
+NAMES = ("variance_drift", "gradient_flow")
 SMALL_ARGS = {
     "variance_drift": {"n_layers": 6, "d_model": 32, "n_tokens": 32},
-    "norm_comparison": {"d_model": 6, "batch_size": 3},
     "gradient_flow": {"n_layers": 4, "d_model": 16},
 }
 
@@ -77,41 +76,6 @@ def test_variance_drift_shapes_hold_for_any_small_stack(n_layers, d_model, n_tok
     assert all(0.5 * (layer + 1) <= v <= 2 * (layer + 1) for layer, v in enumerate(pre))
     assert 2**n_layers / 4 < residual[-1] < 2**n_layers * 4
     assert all(0.25 <= v <= 4 for v in plain)
-
-
-# --- norm_comparison -----------------------------------------------------------------------
-
-
-def test_layernorm_ignores_the_batch_batchnorm_does_not() -> None:
-    result = run("norm_comparison", {})
-    v = result.values
-    assert v["layernorm_change"] <= 1e-6
-    assert v["batchnorm_change"] > 1e-3
-    assert v["layernorm_mean"] < 1e-5 and abs(v["layernorm_variance"] - 1) < 1e-3
-    # The table shows it: identical LN columns, different BN columns.
-    columns = result.table.columns
-    ln_a, ln_b = columns.index("LN, batch A"), columns.index("LN, batch B")
-    bn_a, bn_b = columns.index("BN, batch A"), columns.index("BN, batch B")
-    assert all(row[ln_a] == row[ln_b] for row in result.table.rows)
-    assert any(row[bn_a] != row[bn_b] for row in result.table.rows)
-
-
-def test_a_batch_of_one_token_has_zero_variance_for_batchnorm() -> None:
-    v = run("norm_comparison", {}).values
-    assert v["batchnorm_single_token_variance"] == 0
-    assert v["batchnorm_single_token_output"] == 0
-    assert v["batchnorm_single_token_refused"] is True
-    assert abs(v["layernorm_single_token_variance"] - 1) < 1e-3
-
-
-@settings(max_examples=40, deadline=None)
-@given(d_model=st.integers(4, 256), batch_size=st.integers(2, 64), seed=st.integers(0, 2**31))
-def test_layernorm_gives_mean_zero_variance_one_at_any_size(d_model, batch_size, seed) -> None:
-    v = norm_comparison(_ctx(seed), d_model=d_model, batch_size=batch_size).values
-    assert v["layernorm_mean"] < 1e-5
-    assert 0.99 < v["layernorm_variance"] <= 1 + 1e-5
-    assert v["layernorm_change"] <= 1e-6
-    assert v["batchnorm_change"] > 1e-3
 
 
 # --- gradient_flow -------------------------------------------------------------------------
