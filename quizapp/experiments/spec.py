@@ -170,7 +170,8 @@ def parse_numbers(
     text: str, name: str, *, at_least: int, at_most: int, magnitude: float
 ) -> tuple[float, ...]:
     """Comma-separated numbers, e.g. "2, 4, 6, 8", checked strictly. Raises ArgumentError."""
-    items = [item.strip() for item in text.split(",")]
+    # Only spaces and tabs are trimmed: str.strip() would also eat control characters.
+    items = [item.strip(" \t") for item in text.split(",")]
     if len(items) > at_most:
         raise ArgumentError(f"{name} has {len(items)} numbers; at most {at_most} are allowed", name)
     numbers = []

@@ -98,6 +98,9 @@ def test_any_vector_matches_statistics_and_torch(numbers: list[float], eps: floa
         ("1,2e6", "outside"),
         (",".join(["1"] * 65), "at most 64"),
         ("1;2;3", "item 1 is '1;2;3'"),
+        ("1,2\x1c", r"item 2 is '2\\x1c'"),  # a control character, shown escaped
+        ("1,\x1b[31m2", r"item 2 is '\\x1b\[31m2'"),
+        ("1,2\n", r"item 2 is '2\\n'"),
     ],
 )
 def test_bad_values_are_refused_in_one_line_naming_the_argument(text: str, fragment: str) -> None:
