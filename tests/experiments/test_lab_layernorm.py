@@ -10,7 +10,7 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from quizapp.experiments.context import SEED, Cancelled, Context
+from quizapp.experiments.context import SEED, Context
 from quizapp.experiments.lab.layernorm import layernorm_vector, norm_comparison
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.runner import run
@@ -195,39 +195,10 @@ def test_layernorm_gives_mean_zero_variance_one_at_any_size(d_model, batch_size,
     assert v["batchnorm_eval_change"] == 0 and v["layernorm_padding_change"] == 0
 
 
-# --- through the runner --------------------------------------------------------------------
-
-SMALL_ARGS = {
-    "layernorm_vector": {"values": "1, 2, 3, 7"},
-    "norm_comparison": {"d_model": 6, "batch_size": 3},
-}
-
-
-@pytest.mark.parametrize("name", list(SMALL_ARGS))
-def test_runner_results_keep_their_promises_and_rerun_identically(name) -> None:
-    seen: list[float] = []
-    first = run(name, SMALL_ARGS[name], on_progress=lambda f, message: seen.append(f))
-    again = run(name, SMALL_ARGS[name])
-    assert set(get_spec(name).values) <= set(first.values)
-    assert first.values == again.values
-    assert first.summary and first.device == "cpu"
-    assert seen and seen == sorted(seen) and all(0 <= f <= 1 for f in seen)
-
-
-def test_norm_comparison_is_computed_not_stored() -> None:
-    spec = get_spec("norm_comparison")
-    a = norm_comparison(_ctx(1), **spec.bind(SMALL_ARGS["norm_comparison"])).values
-    b = norm_comparison(_ctx(2), **spec.bind(SMALL_ARGS["norm_comparison"])).values
-    assert a != b  # another seed, other numbers
+# --- computed, not stored ------------------------------------------------------------------
 
 
 def test_layernorm_vector_is_computed_not_stored() -> None:
     a = run("layernorm_vector", {"values": "1,2,3"}).values
     b = run("layernorm_vector", {"values": "1,2,4"}).values
     assert a["mean"] == 2 and b["mean"] == pytest.approx(7 / 3)
-
-
-@pytest.mark.parametrize("name", list(SMALL_ARGS))
-def test_cancellation_stops_each_computation(name) -> None:
-    with pytest.raises(Cancelled):
-        run(name, SMALL_ARGS[name], is_cancelled=lambda: True)

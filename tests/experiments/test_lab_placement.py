@@ -10,14 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from quizapp.experiments.context import SEED, Cancelled, Context
+from quizapp.experiments.context import SEED, Context
 from quizapp.experiments.lab.placement import (
     block_steps,
     ln_placement,
     residual_passthrough,
     trace_steps,
 )
-from quizapp.experiments.registry import get_spec
 from quizapp.experiments.runner import run
 from quizapp.reference import TransformerBlock, TransformerStack, to_torch_encoder
 
@@ -142,39 +141,3 @@ def test_an_idle_torch_encoder_layer_also_returns_x() -> None:
             linear.bias.zero_()
     x = torch.randn(2, 5, 16) * 3 + 1
     assert torch.equal(layer.eval()(x), x)
-
-
-# --- through the runner --------------------------------------------------------------------
-
-SMALL_ARGS = {
-    "ln_placement": {"n_layers": 2, "d_model": 16},
-    "residual_passthrough": {"d_model": 16, "n_tokens": 4},
-}
-
-
-@pytest.mark.parametrize("name", list(SMALL_ARGS))
-def test_runner_results_keep_their_promises_and_rerun_identically(name) -> None:
-    seen: list[float] = []
-    first = run(name, SMALL_ARGS[name], on_progress=lambda f, message: seen.append(f))
-    again = run(name, SMALL_ARGS[name])
-    assert set(get_spec(name).values) <= set(first.values)
-    assert first.values == again.values
-    assert first.summary and first.device == "cpu"
-    assert seen and seen == sorted(seen) and all(0 <= f <= 1 for f in seen)
-
-
-@pytest.mark.parametrize("name", list(SMALL_ARGS))
-def test_results_are_computed_not_stored(name) -> None:
-    spec = get_spec(name)
-    implementation = {"ln_placement": ln_placement, "residual_passthrough": residual_passthrough}[
-        name
-    ]
-    a = implementation(_ctx(1), **spec.bind(SMALL_ARGS[name])).values
-    b = implementation(_ctx(2), **spec.bind(SMALL_ARGS[name])).values
-    assert a != b  # another seed, other numbers
-
-
-@pytest.mark.parametrize("name", list(SMALL_ARGS))
-def test_cancellation_stops_each_computation(name) -> None:
-    with pytest.raises(Cancelled):
-        run(name, SMALL_ARGS[name], is_cancelled=lambda: True)
