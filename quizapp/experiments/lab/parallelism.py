@@ -19,6 +19,9 @@ from quizapp.reference import MultiHeadAttention, count_parameters
 META = torch.device("meta")
 HEAD_COUNTS = (1, 2, 4, 8, 16, 32, 64)
 SHOWN_AT = 8  # the head count the lesson's example uses (512 = 8 × 64)
+# PyTorch's own FLOP formula for aten.bmm, on shapes (the registered bmm_flop wraps it to take
+# tensors). FlopCounterMode calls a custom formula with shapes, so ours reuses it and logs.
+BMM_FLOPS = bmm_flop.__wrapped__
 
 
 def _head_counts(d_model: int) -> list[int]:
@@ -41,18 +44,17 @@ def measure_heads(d_model: int, n_heads: int, seq_len: int) -> dict[str, int]:
         x = torch.empty(1, seq_len, d_model)  # [batch 1, seq, d_model]
     calls: list[int] = []
 
-    def logged_bmm(*args, **kwargs) -> int:  # type: ignore[no-untyped-def]
-        flops = bmm_flop(*args, **kwargs)  # PyTorch's own formula for aten.bmm
+    def logged_bmm(a_shape, b_shape, *args, **kwargs) -> int:  # type: ignore[no-untyped-def]
+        flops = BMM_FLOPS(a_shape, b_shape, *args, **kwargs)
         calls.append(flops)
         return flops
-
-    logged_bmm._get_raw = True  # type: ignore[attr-defined]  # pass the call through unchanged
 
     with FlopCounterMode(display=False, custom_mapping={torch.ops.aten.bmm: logged_bmm}) as counter:
         module(x)
     totals = {str(op): n for op, n in counter.get_flop_counts()["Global"].items()}
-    # Batch 1, so each bmm's batch dimension is the heads: call 1 is QKᵀ, call 2 is AV.
-    qk, av = calls if len(calls) == 2 else (sum(calls), 0)
+    # Batch 1, so each bmm's batch dimension is the heads: call 1 is QKᵀ, call 2 is AV. (Any
+    # other number of calls shows in matmul_calls, and the per-head columns then read 0.)
+    qk, av = calls if len(calls) == 2 else (0, 0)
     return {
         "heads": n_heads,
         "head_dim": module.head_dim,
