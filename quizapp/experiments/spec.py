@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -151,4 +152,62 @@ def even(name: str) -> Rule:
             return name, f"{name} must be even (dimensions rotate in pairs), not {value}"
         return None
 
+    return rule
+
+
+def multiple_of(name: str, factor: int) -> Rule:
+    def rule(args: Mapping[str, ArgValue | None]) -> tuple[str, str] | None:
+        value = args.get(name)
+        if isinstance(value, int) and value % factor:
+            return name, f"{name} must be a multiple of {factor}, not {value}"
+        return None
+
+    rule.__doc__ = f"`{name}` must be a multiple of {factor}"
+    return rule
+
+
+# A plain decimal number: no nan/inf, no hex, no underscores, no words.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def parse_numbers(
+    text: str, name: str, *, at_least: int, at_most: int, magnitude: float
+) -> tuple[float, ...]:
+    """Comma-separated numbers, e.g. "2, 4, 6, 8", checked strictly. Raises ArgumentError."""
+    # Only spaces and tabs are trimmed: str.strip() would also eat control characters.
+    items = [item.strip(" \t") for item in text.split(",")]
+    if len(items) > at_most:
+        raise ArgumentError(f"{name} has {len(items)} numbers; at most {at_most} are allowed", name)
+    numbers = []
+    for position, item in enumerate(items, start=1):
+        if not _NUMBER.fullmatch(item):
+            shown = repr(item[:20]) if item else "nothing"
+            raise ArgumentError(
+                f"{name} must be numbers separated by commas; item {position} is {shown}", name
+            )
+        number = float(item)
+        if not abs(number) <= magnitude:  # also refuses an overflow to inf
+            raise ArgumentError(
+                f"{name}: item {position} ({item}) is outside ±{magnitude:,.0f}", name
+            )
+        numbers.append(number)
+    if len(numbers) < at_least:
+        raise ArgumentError(f"{name} needs at least {at_least} numbers, not {len(numbers)}", name)
+    return tuple(numbers)
+
+
+def number_list(name: str, *, at_least: int, at_most: int, magnitude: float) -> Rule:
+    def rule(args: Mapping[str, ArgValue | None]) -> tuple[str, str] | None:
+        value = args.get(name)
+        if isinstance(value, str):
+            try:
+                parse_numbers(value, name, at_least=at_least, at_most=at_most, magnitude=magnitude)
+            except ArgumentError as exc:
+                return name, str(exc)
+        return None
+
+    rule.__doc__ = (
+        f"`{name}` must be {at_least} to {at_most} comma-separated numbers, "
+        f"each within ±{magnitude:,.0f}"
+    )
     return rule

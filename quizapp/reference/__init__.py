@@ -1,7 +1,7 @@
 """A small, readable reference implementation of the transformer pieces the quizzes ask about.
 
-Read in this order: attention.py, positional.py, normalization.py, blocks.py, config.py,
-models.py, counting.py. Only torch and the standard library are imported.
+Read in this order: attention.py, positional.py, normalization.py, blocks.py, stack.py,
+config.py, models.py, counting.py. Only torch and the standard library are imported.
 """
 
 from quizapp.reference.attention import MultiHeadAttention, scaled_dot_product_attention
@@ -23,8 +23,10 @@ from quizapp.reference.positional import (
     LearnedPositionalEmbedding,
     PositionOutOfRange,
     RotaryEmbedding,
+    SinusoidalPositionalEncoding,
     sinusoidal_encoding,
 )
+from quizapp.reference.stack import TransformerStack, to_torch_encoder, to_torch_layer
 
 __all__ = [
     "PRESETS",
@@ -45,7 +47,9 @@ __all__ = [
     "PositionOutOfRange",
     "RMSNorm",
     "RotaryEmbedding",
+    "SinusoidalPositionalEncoding",
     "TransformerBlock",
+    "TransformerStack",
     "build_model",
     "count_parameters",
     "get_config",
@@ -53,4 +57,6 @@ __all__ = [
     "parameter_breakdown",
     "scaled_dot_product_attention",
     "sinusoidal_encoding",
+    "to_torch_encoder",
+    "to_torch_layer",
 ]

@@ -1,12 +1,30 @@
 """Three ways to tell a transformer where each token is.
 
-- sinusoidal_encoding: fixed sin/cos table added to the embeddings (Vaswani et al. 2017, §3.5).
+- sinusoidal_encoding: fixed sin/cos table added to the embeddings (Vaswani et al. 2017, §3.5);
+  SinusoidalPositionalEncoding is the same formula as a parameter-free layer.
 - LearnedPositionalEmbedding: a trained table with one row per position (GPT-2, BERT).
 - RotaryEmbedding: rotate queries and keys by a position-dependent angle (RoPE, Su et al. 2021).
 """
 
 import torch
 from torch import Tensor, nn
+
+
+def _sinusoids(positions: Tensor, d_model: int, base: float) -> Tensor:
+    """The formula at any positions: [...] -> float64 [..., d_model], on the CPU.
+
+    Float64 on the CPU: at large pos the angles are large and float32 keeps too few of their
+    digits, and some accelerators (e.g. MPS) have no float64. Callers move the result.
+    """
+    f64 = torch.float64
+    pos = positions.to(device="cpu", dtype=f64)[..., None]  # [..., 1]
+    two_i = torch.arange(0, d_model, 2, dtype=f64)  # [ceil(d_model / 2)]
+    angles = pos / base ** (two_i / d_model)  # [..., ceil(d_model / 2)]
+
+    pe = torch.empty(*positions.shape, d_model, dtype=f64)
+    pe[..., 0::2] = torch.sin(angles)
+    pe[..., 1::2] = torch.cos(angles[..., : d_model // 2])  # an odd d_model has one sin too many
+    return pe
 
 
 def sinusoidal_encoding(
@@ -20,18 +38,28 @@ def sinusoidal_encoding(
 
     Returns [n_positions, d_model]. Nothing is learned, so any number of positions works.
     """
-    # Built in float64 on the CPU: at large pos the angles are large and float32 keeps too few
-    # of their digits, and some accelerators (e.g. MPS) have no float64. Moved afterwards.
-    f64 = torch.float64
-    pos = torch.arange(n_positions, dtype=f64, device="cpu")[:, None]  # [n_positions, 1]
-    two_i = torch.arange(0, d_model, 2, dtype=f64, device="cpu")  # [ceil(d_model / 2)]
-    angles = pos / base ** (two_i / d_model)  # [n_positions, ceil(d_model / 2)]
-
-    pe = torch.empty(n_positions, d_model, dtype=f64, device="cpu")
-    pe[:, 0::2] = torch.sin(angles)
-    pe[:, 1::2] = torch.cos(angles[:, : d_model // 2])  # an odd d_model has one sin too many
+    pe = _sinusoids(torch.arange(n_positions), d_model, base)
     device = torch.get_default_device() if device is None else device
     return pe.to(device=device, dtype=dtype or torch.get_default_dtype())
+
+
+class SinusoidalPositionalEncoding(nn.Module):
+    """The same formula as a layer, looked up like LearnedPositionalEmbedding.
+
+    It has no parameters and stores no table: each row is computed from its position, so
+    position 10⁶ costs what position 0 costs. Compare LearnedPositionalEmbedding, which holds
+    max_positions × d_model trained numbers and has no row past its length.
+    """
+
+    def __init__(self, d_model: int, base: float = 10000.0) -> None:
+        super().__init__()
+        self.d_model = d_model
+        self.base = base
+
+    def forward(self, positions: Tensor, dtype: torch.dtype | None = None) -> Tensor:
+        """positions: integer tensor of any shape -> [*positions.shape, d_model], on its device."""
+        pe = _sinusoids(positions, self.d_model, self.base)
+        return pe.to(device=positions.device, dtype=dtype or torch.get_default_dtype())
 
 
 class PositionOutOfRange(ValueError):

@@ -9,7 +9,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quizapp.experiments.context import Cancelled, Context
+from quizapp.experiments.context import Context
 from quizapp.experiments.lab import attention
 from quizapp.experiments.result import Result
 from quizapp.experiments.runner import run
@@ -149,20 +149,3 @@ def test_attention_heads_maps_are_tables_of_the_real_weights() -> None:
     assert result.table is not None
     assert "animal" in result.summary and "it" in result.summary
     json.dumps(result.as_json())
-
-
-# --- shared contract ----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", ["mha_params", "head_split", "attention_heads"])
-def test_progress_is_reported_and_cancellation_stops_the_run(name: str) -> None:
-    seen: list[float] = []
-    run(name, on_progress=lambda fraction, message: seen.append(fraction))
-    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
-    with pytest.raises(Cancelled):
-        run(name, is_cancelled=lambda: True)
-
-
-@pytest.mark.parametrize("name", ["head_split", "attention_heads"])
-def test_seeded_runs_repeat_exactly(name: str) -> None:
-    assert run(name).values == run(name).values

@@ -14,12 +14,10 @@ from quizapp.experiments.lab.positions import (
     permutation_demo,
     positional_extrapolation,
     rope_relative,
-    sinusoidal_rows,
 )
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.runner import run
 from quizapp.experiments.spec import ArgumentError
-from quizapp.reference import sinusoidal_encoding
 
 CPU = torch.device("cpu")
 
@@ -227,13 +225,15 @@ def test_extrapolation_defaults_and_series() -> None:
     assert 1000.0 in series.x and 512.0 in series.x
 
 
-def test_sinusoidal_rows_match_the_reference_table_anywhere() -> None:
-    positions = torch.tensor([0, 1, 17, 999, 4095])
-    ours = sinusoidal_rows(positions, 10, torch.float64)
-    table = sinusoidal_encoding(4096, 10, dtype=torch.float64)
-    torch.testing.assert_close(ours, table[positions], atol=1e-12, rtol=0)
-    far = sinusoidal_rows(torch.tensor([1_000_000]), 64, torch.float64)
-    assert far.norm().item() == pytest.approx(math.sqrt(32), abs=1e-9)
+def test_parameters_are_counted_from_the_modules() -> None:
+    values = _call(positional_extrapolation, "positional_extrapolation").values
+    assert values["sinusoidal_params"] == 0
+    assert values["learned_params"] == 512 * 64 == values["learned_rows"] * values["d_model"]
+    other = _call(
+        positional_extrapolation, "positional_extrapolation", max_positions=1024, d_model=32
+    ).values
+    assert other["learned_params"] == 1024 * 32 and other["sinusoidal_params"] == 0
+    assert "**0**" in _call(positional_extrapolation, "positional_extrapolation").summary
 
 
 def test_huge_learned_tables_are_refused_naming_the_argument() -> None:

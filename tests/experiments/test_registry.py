@@ -22,6 +22,29 @@ def test_every_computation_is_declared_once_with_an_importable_implementation() 
         spec.bind({})
 
 
+# Values a result carries only for some arguments, so they cannot be promised.
+CONDITIONAL_VALUES = {
+    "positional_extrapolation": {"learned_norm"},  # only when the position has a learned row
+    "model_params": {"lm_head", "pooler", "mlm_head"},  # only for the families that have them
+}
+
+
+@pytest.mark.parametrize("spec", COMPUTATIONS, ids=lambda spec: spec.name)
+def test_every_value_a_result_carries_is_declared(spec) -> None:
+    """Lint and claims check value names against the registry without running anything."""
+    if spec.name == "gradient_flow":
+        args = {"n_layers": 4, "d_model": 16}  # the default takes a second
+    elif spec.name == "model_params":
+        args = {"preset": "bert-base"}  # pooler and MLM head: the most components
+    else:
+        args = {}
+    carried = set(run(spec.name, args).values)
+    declared = set(spec.values)
+    assert declared <= carried
+    assert carried - declared <= CONDITIONAL_VALUES.get(spec.name, set())
+    assert len(spec.values) == len(declared), "a value is declared twice"
+
+
 def test_unknown_name_suggests_the_closest() -> None:
     with pytest.raises(ArgumentError, match="did you mean 'mha_params'"):
         get_spec("mha_param")
@@ -44,6 +67,12 @@ def test_unknown_name_suggests_the_closest() -> None:
         ("rope_relative", {"head_dim": 63}, "head_dim", "even"),
         ("rope_relative", {"base": float("inf")}, "base", "finite"),
         ("model_params", {"preset": "gpt5"}, "preset", "one of"),
+        ("layernorm_vector", {"values": "1,x"}, "values", "item 2"),
+        ("layernorm_vector", {"eps": 0}, "eps", "at least"),
+        ("ln_placement", {"n_layers": 0}, "n_layers", "at least 1"),
+        ("ln_placement", {"d_model": 4096}, "d_model", "at most 128"),
+        ("residual_passthrough", {"n_tokens": 10**6}, "n_tokens", "at most"),
+        ("head_parallelism", {"d_model": 100}, "d_model", "multiple of 8"),
     ],
 )
 def test_bad_arguments_name_the_argument(name, args, culprit, fragment) -> None:

@@ -12,6 +12,8 @@ from quizapp.reference import (
     LearnedPositionalEmbedding,
     PositionOutOfRange,
     RotaryEmbedding,
+    SinusoidalPositionalEncoding,
+    count_parameters,
     sinusoidal_encoding,
 )
 
@@ -48,6 +50,29 @@ def test_sinusoidal_matches_numpy_table_for_odd_width_and_long_sequences() -> No
     pe = sinusoidal_encoding(n, d, dtype=torch.float64)
     np.testing.assert_allclose(pe.numpy(), table, atol=1e-9)
     assert sinusoidal_encoding(3, 8).dtype == torch.get_default_dtype()
+
+
+def test_sinusoidal_module_has_no_parameters_and_matches_the_table_anywhere() -> None:
+    module = SinusoidalPositionalEncoding(10)
+    assert count_parameters(module) == 0 and not list(module.buffers())
+    positions = torch.tensor([0, 1, 17, 999, 4095])
+    table = sinusoidal_encoding(4096, 10, dtype=torch.float64)
+    torch.testing.assert_close(
+        module(positions, torch.float64), table[positions], atol=1e-12, rtol=0
+    )
+    # Far past any table: still the formula, and every row has norm √(d/2).
+    far = SinusoidalPositionalEncoding(64)(torch.tensor([1_000_000]), torch.float64)[0]
+    assert far[0].item() == pytest.approx(math.sin(1_000_000), abs=1e-9)
+    assert far.norm().item() == pytest.approx(math.sqrt(32), abs=1e-9)
+    # Any shape of positions, and the default dtype unless one is asked for.
+    grid = SinusoidalPositionalEncoding(6)(torch.arange(6).view(2, 3))
+    assert grid.shape == (2, 3, 6) and grid.dtype == torch.get_default_dtype()
+
+
+def test_learned_table_parameters_are_rows_times_width() -> None:
+    with torch.device("meta"):
+        table = LearnedPositionalEmbedding(1024, 768)  # GPT-2 small's wpe: 786,432 numbers
+    assert count_parameters(table) == 786_432
 
 
 def _shift_rotation(k: int, d: int, base: float) -> torch.Tensor:

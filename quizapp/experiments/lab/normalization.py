@@ -1,39 +1,17 @@
-"""Normalisation and residual computations: variance through depth, LayerNorm versus BatchNorm,
-and how gradients reach the layers of a deep stack at initialisation."""
+"""Normalisation and residual computations through depth: how activation variance drifts, and
+how gradients reach the layers of a deep stack at initialisation."""
 
 from __future__ import annotations
 
 import math
 
 import torch
-from torch import Tensor, nn
+from torch import nn
 
 from quizapp.experiments.context import Context
+from quizapp.experiments.lab.common import glorot_normal_, heads_for, plural, round_sig, variance
 from quizapp.experiments.result import Result, Series, Table
-from quizapp.reference import BatchNorm, LayerNorm, TransformerBlock
-
-
-def _glorot_normal_(module: nn.Module, ctx: Context, gain: float = 1.0) -> None:
-    """Re-initialise every nn.Linear in `module` from the run's seeded noise: weights
-    N(0, gain² · 2 / (fan_in + fan_out)) (Glorot & Bengio 2010), biases zero."""
-    with torch.no_grad():
-        for layer in module.modules():
-            if isinstance(layer, nn.Linear):
-                fan_out, fan_in = layer.weight.shape
-                std = gain * math.sqrt(2.0 / (fan_in + fan_out))
-                layer.weight.copy_(ctx.randn(fan_out, fan_in) * std)
-                if layer.bias is not None:
-                    layer.bias.zero_()
-
-
-def _variance(x: Tensor) -> float:
-    """Variance of all the activations together (population form), computed in float64."""
-    return float(x.double().var(unbiased=False))
-
-
-def _round(value: float, digits: int = 4) -> float:
-    return float(f"{value:.{digits}g}")
-
+from quizapp.reference import LayerNorm, TransformerBlock
 
 # --------------------------------------------------------------------------------------------
 # variance_drift
@@ -60,12 +38,12 @@ def variance_drift(ctx: Context, *, n_layers: int, d_model: int, n_tokens: int) 
             nn.utils.skip_init(nn.Linear, d_model, d_model, bias=False, device=device)
             for _ in range(n_layers)
         )
-        _glorot_normal_(sublayers, ctx)
+        glorot_normal_(sublayers, ctx)
         norms = nn.ModuleList(LayerNorm(d_model) for _ in range(n_layers)).to(device)
         x0 = ctx.randn(n_tokens, d_model)
 
         states = dict.fromkeys(STACKS, x0)
-        curves: dict[str, list[float]] = {name: [_variance(x0)] for name in STACKS}
+        curves: dict[str, list[float]] = {name: [variance(x0)] for name in STACKS}
         for layer, (f, norm) in enumerate(zip(sublayers, norms, strict=True), start=1):
             ctx.progress((layer - 1) / n_layers, f"layer {layer} of {n_layers}")
             x = states
@@ -76,7 +54,7 @@ def variance_drift(ctx: Context, *, n_layers: int, d_model: int, n_tokens: int) 
                 "pre_ln": x["pre_ln"] + f(norm(x["pre_ln"])),
             }
             for name in STACKS:
-                curves[name].append(_variance(states[name]))
+                curves[name].append(variance(states[name]))
         ctx.progress(1.0, "done")
 
     start = curves["residual"][0]
@@ -93,6 +71,10 @@ def variance_drift(ctx: Context, *, n_layers: int, d_model: int, n_tokens: int) 
         "residual_vs_two_to_the_n": final["residual"] / 2**n_layers,
         "pre_ln_growth_per_layer": (final["pre_ln"] - start) / n_layers,
         "post_ln_max_deviation": max(abs(v - 1.0) for v in curves["post_ln"][1:]),
+        "plain_max_deviation": max(abs(v - start) for v in curves["plain"][1:]),
+        # Pre-LN's stream against depth + 1: about 1 when each layer adds one unit of variance.
+        "pre_ln_final_over_depth": final["pre_ln"] / (n_layers + 1),
+        "n_layers": n_layers,
     }
 
     shown = sorted({0, 1, 2, 5, 10, 20, 40, n_layers} & set(range(n_layers + 1)))
@@ -102,11 +84,11 @@ def variance_drift(ctx: Context, *, n_layers: int, d_model: int, n_tokens: int) 
         rows=tuple(
             (
                 layer,
-                _round(curves["plain"][layer]),
-                _round(curves["residual"][layer]),
+                round_sig(curves["plain"][layer]),
+                round_sig(curves["residual"][layer]),
                 2**layer,
-                _round(curves["post_ln"][layer]),
-                _round(curves["pre_ln"][layer]),
+                round_sig(curves["post_ln"][layer]),
+                round_sig(curves["pre_ln"][layer]),
             )
             for layer in shown
         ),
@@ -129,21 +111,17 @@ def variance_drift(ctx: Context, *, n_layers: int, d_model: int, n_tokens: int) 
     )
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
 def _drift_summary(n_layers: int, final: dict[str, float], start: float, doubling: float) -> str:
     L = n_layers
     lines = [
-        f"{_count(L, 'sub-layer')}, each a bias-free square `nn.Linear` with Glorot-normal weights "
+        f"{plural(L, 'sub-layer')}, each a bias-free square `nn.Linear` with Glorot-normal weights "
         f"(so each one alone keeps the variance), fed tokens of variance {start:.3g}. "
         "A simple linear sub-layer stands in for attention or the FFN, to keep the arithmetic "
         "visible; the norm is `quizapp.reference.LayerNorm`."
     ]
     plain = final["plain"]
     lines.append(
-        f"- **Plain stack** x = f(x): variance {plain:.3g} after {_count(L, 'layer')}"
+        f"- **Plain stack** x = f(x): variance {plain:.3g} after {plural(L, 'layer')}"
         + (" — it stays near 1." if 0.5 <= plain <= 2 else " — it drifts even without residuals.")
     )
     res = final["residual"]
@@ -152,14 +130,14 @@ def _drift_summary(n_layers: int, final: dict[str, float], start: float, doublin
         verdict = (
             "x and f(x) are nearly uncorrelated at random init, so Var(x + f(x)) ≈ Var(x) + "
             f"Var(f(x)) = 2·Var(x): it **doubles each layer** (×{doubling:.2f}{per_layer}): "
-            f"{res:.3g} after {_count(L, 'layer')}, against 2^{L} = {2**L:,}."
+            f"{res:.3g} after {plural(L, 'layer')}, against 2^{L} = {2**L:,}."
         )
     else:
         verdict = f"it is multiplied by {doubling:.2f} per layer{per_layer}, reaching {res:.3g}."
     lines.append(f"- **Residual, no norm** x = x + f(x): {verdict}")
     post = final["post_ln"]
     lines.append(
-        f"- **Post-LN** x = LN(x + f(x)): {post:.3g} after {_count(L, 'layer')}"
+        f"- **Post-LN** x = LN(x + f(x)): {post:.3g} after {plural(L, 'layer')}"
         + (
             " — the norm resets it to 1 every layer, so the drift never compounds."
             if abs(post - 1) < 0.05
@@ -169,7 +147,7 @@ def _drift_summary(n_layers: int, final: dict[str, float], start: float, doublin
     pre = final["pre_ln"]
     linear = 0.5 * (L + 1) <= pre <= 2 * (L + 1)
     lines.append(
-        f"- **Pre-LN** x = x + f(LN(x)): {pre:.3g} after {_count(L, 'layer')}"
+        f"- **Pre-LN** x = x + f(LN(x)): {pre:.3g} after {plural(L, 'layer')}"
         + (
             f" — each layer adds about one unit of variance to the residual stream (≈ L + 1 = "
             f"{L + 1}): linear growth, not exponential, because only f's input is normalised."
@@ -177,114 +155,6 @@ def _drift_summary(n_layers: int, final: dict[str, float], start: float, doublin
             else "; the residual stream itself is never normalised."
         )
     )
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------------------------
-# norm_comparison
-# --------------------------------------------------------------------------------------------
-
-
-def norm_comparison(ctx: Context, *, d_model: int, batch_size: int) -> Result:
-    """One token in two batches: LayerNorm's output for it is the same, BatchNorm's is not."""
-    device = ctx.device
-    with torch.no_grad():
-        ctx.progress(0.1, "drawing a token and its batch-mates")
-        # Features at an arbitrary scale and offset, so normalising visibly changes them.
-        token = ctx.randn(d_model) * 3 + 1
-        mates = ctx.randn(batch_size - 1, d_model) * 3 + 1
-        # Batch B keeps the token and replaces each batch-mate by its mirror image through the
-        # token (m -> 2·token - m): the same spread, a different mean. Any replacement changes
-        # BatchNorm's statistics; the mirror guarantees it does so in every feature.
-        batch_a = torch.cat([token[None], mates])  # [batch, d]
-        batch_b = torch.cat([token[None], 2 * token - mates])
-
-        layernorm = LayerNorm(d_model).to(device)
-        ln_a, ln_b = layernorm(batch_a), layernorm(batch_b)
-        ctx.progress(0.4, "BatchNorm with each batch's statistics")
-        batchnorm = BatchNorm(d_model).to(device).train()  # training mode: this batch's stats
-        bn_a, bn_b = batchnorm(batch_a), batchnorm(batch_b)
-
-        ctx.progress(0.7, "a batch of one token")
-        single = token[None]  # [1, d]: one token at a time, as in autoregressive decoding
-        single_var = single.var(dim=0, unbiased=False)  # [d]: zero in every feature
-        # What training-mode BatchNorm's formula gives a batch of one: the token minus itself.
-        single_out = (single - single.mean(dim=0)) / torch.sqrt(single_var + batchnorm.eps)
-        try:
-            BatchNorm(d_model).to(device).train()(single)
-            refused = False
-        except ValueError:
-            refused = True
-        ln_single = layernorm(single)
-
-        both = torch.cat([ln_a, ln_b])
-        values = {
-            "layernorm_mean": float(both.mean(dim=-1).abs().max()),
-            "layernorm_variance": float(both.var(dim=-1, unbiased=False).mean()),
-            "layernorm_change": float((ln_a[0] - ln_b[0]).abs().max()),
-            "batchnorm_change": float((bn_a[0] - bn_b[0]).abs().max()),
-            "batchnorm_token_mean": float(bn_a[0].mean().abs()),
-            "batchnorm_token_variance": float(bn_a[0].var(unbiased=False)),
-            "batchnorm_single_token_variance": float(single_var.abs().max()),
-            "batchnorm_single_token_output": float(single_out.abs().max()),
-            "batchnorm_single_token_refused": refused,
-            "layernorm_single_token_variance": float(ln_single.var(unbiased=False)),
-        }
-    ctx.progress(1.0, "done")
-
-    shown = min(d_model, 12)
-    table = Table(
-        title="The token under both norms, in two batches"
-        + (f" (first {shown} of {d_model} features)" if shown < d_model else ""),
-        columns=("feature", "token", "LN, batch A", "LN, batch B", "BN, batch A", "BN, batch B"),
-        rows=tuple(
-            (
-                i,
-                _round(float(token[i])),
-                _round(float(ln_a[0, i])),
-                _round(float(ln_b[0, i])),
-                _round(float(bn_a[0, i])),
-                _round(float(bn_b[0, i])),
-            )
-            for i in range(shown)
-        ),
-    )
-    return Result(
-        "norm_comparison",
-        {"d_model": d_model, "batch_size": batch_size},
-        str(device),
-        values,
-        _norm_summary(d_model, batch_size, values),
-        table=table,
-    )
-
-
-def _norm_summary(d_model: int, batch_size: int, v: dict[str, float | bool]) -> str:
-    ln_same = v["layernorm_change"] <= 1e-6
-    bn_moves = v["batchnorm_change"] > 1e-3
-    lines = [
-        f"One token with {d_model} features, in a batch of {batch_size}; batch B keeps the "
-        "token and swaps its batch-mates for different ones (their mirror images through it).",
-        f"- **LayerNorm** normalises across the token's own features: every token comes out with "
-        f"mean ≈ {v['layernorm_mean']:.1e} and variance {v['layernorm_variance']:.4f}, and the "
-        f"token's output changes by {v['layernorm_change']:.1e} when its batch-mates change"
-        + (" — it cannot see them." if ln_same else "."),
-        f"- **BatchNorm** (training mode) normalises each feature across the batch: the same "
-        f"token's output changes by up to **{v['batchnorm_change']:.3g}**"
-        + (" — it depends on what else is in the batch." if bn_moves else "."),
-    ]
-    if v["batchnorm_single_token_variance"] == 0:
-        lines.append(
-            "- **A batch of one token** (decoding one token at a time): each feature's variance "
-            "across the batch is exactly 0 and the token minus the batch mean is 0, so BatchNorm "
-            f"would output {v['batchnorm_single_token_output']:g} everywhere — the token erased"
-            + (
-                "; the reference BatchNorm, like `nn.BatchNorm1d`, refuses it in training mode."
-                if v["batchnorm_single_token_refused"]
-                else "."
-            )
-            + f" LayerNorm still gives that token variance {v['layernorm_single_token_variance']:.4f}."
-        )
     return "\n".join(lines)
 
 
@@ -304,19 +174,15 @@ def _depths(n_layers: int) -> list[int]:
     return sorted(depths)
 
 
-def _heads(d_model: int) -> int:
-    return next(h for h in (4, 2, 1) if d_model % h == 0)
-
-
 def _last_ffn_grad(ctx: Context, position: str, depth: int, d_model: int) -> float:
     """‖∂loss/∂W₂‖ for the last block's FFN output matrix in a fresh `depth`-block stack."""
     blocks = nn.ModuleList(
         TransformerBlock(
-            d_model, _heads(d_model), 4 * d_model, norm_position=position, activation="relu"
+            d_model, heads_for(d_model), 4 * d_model, norm_position=position, activation="relu"
         )
         for _ in range(depth)
     ).to(ctx.device)
-    _glorot_normal_(blocks, ctx)  # Xavier init, as in Xiong et al.'s analysis
+    glorot_normal_(blocks, ctx)  # Xavier init, as in Xiong et al.'s analysis
     x = ctx.randn(BATCH, SEQ, d_model)
     target = ctx.randn(BATCH, SEQ, d_model)
     for block in blocks:
@@ -341,7 +207,7 @@ def _first_layer_grads(ctx: Context, n_layers: int, d_model: int) -> dict[str, l
         nn.utils.skip_init(nn.Linear, d_model, d_model, bias=False, device=ctx.device)
         for _ in range(n_layers)
     )
-    _glorot_normal_(layers, ctx)
+    glorot_normal_(layers, ctx)
     layers.double()
     x0 = ctx.randn(BATCH * SEQ, d_model).double()
     target = ctx.randn(BATCH * SEQ, d_model).double()
@@ -415,7 +281,7 @@ def gradient_flow(ctx: Context, *, n_layers: int, d_model: int) -> Result:
         title="‖∂loss/∂W₂‖ of the last block's FFN at initialisation",
         columns=("blocks L", "Post-LN", "Pre-LN", "Pre-LN × √L"),
         rows=tuple(
-            (d, _round(po), _round(pr), _round(pr * math.sqrt(d)))
+            (d, round_sig(po), round_sig(pr), round_sig(pr * math.sqrt(d)))
             for d, po, pr in zip(depths, post, pre, strict=True)
         ),
     )
@@ -425,7 +291,8 @@ def gradient_flow(ctx: Context, *, n_layers: int, d_model: int) -> Result:
         title=f"‖∂loss/∂W‖ reaching each layer of a {n_layers}-layer sigmoid stack",
         columns=("layer", "plain σ(Wx)", "residual x + σ(Wx)"),
         rows=tuple(
-            (i, _round(first["plain"][i - 1]), _round(first["residual"][i - 1])) for i in shown
+            (i, round_sig(first["plain"][i - 1]), round_sig(first["residual"][i - 1]))
+            for i in shown
         ),
     )
     series = Series(

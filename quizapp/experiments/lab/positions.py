@@ -21,6 +21,8 @@ from quizapp.reference import (
     MultiHeadAttention,
     PositionOutOfRange,
     RotaryEmbedding,
+    SinusoidalPositionalEncoding,
+    count_parameters,
     sinusoidal_encoding,
 )
 
@@ -437,20 +439,6 @@ def rope_relative(ctx: Context, *, head_dim: int, offset: int, base: float) -> R
     )
 
 
-def sinusoidal_rows(
-    positions: Tensor, d_model: int, dtype: torch.dtype, base: float = 10000.0
-) -> Tensor:
-    """The sinusoidal formula at arbitrary positions (the reference builds rows 0..n-1 only,
-    which at position 10⁶ would be millions of rows). Checked against it in every run."""
-    pos = positions.to(device="cpu", dtype=torch.float64)[:, None]
-    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)
-    angles = pos / base ** (two_i / d_model)
-    pe = torch.empty(len(positions), d_model, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(angles)
-    pe[:, 1::2] = torch.cos(angles[:, : d_model // 2])
-    return pe.to(device=positions.device, dtype=dtype)
-
-
 def positional_extrapolation(
     ctx: Context, *, max_positions: int, position: int, d_model: int
 ) -> Result:
@@ -463,10 +451,14 @@ def positional_extrapolation(
     dtype, device = _dtype(ctx), ctx.device
     with torch.no_grad():
         ctx.progress(0.1, "evaluating the sinusoidal formula")
+        sinusoidal = SinusoidalPositionalEncoding(d_model)
+
+        def sinusoidal_rows(positions: list[int]) -> Tensor:
+            return sinusoidal(torch.tensor(positions, device=device), dtype=dtype)
+
         checked = min(max(position, max_positions) + 1, 2048)
         reference = sinusoidal_encoding(checked, d_model, dtype=dtype, device=device)
-        ours = sinusoidal_rows(torch.arange(checked, device=device), d_model, dtype)
-        reference_error = float((ours - reference).abs().max())
+        reference_error = float((sinusoidal_rows(list(range(checked))) - reference).abs().max())
 
         ctx.progress(0.3, f"building a learned table of {max_positions} rows")
         learned = _learned_table(ctx, max_positions, d_model, dtype)
@@ -478,12 +470,12 @@ def positional_extrapolation(
                 return None, str(exc)
 
         ctx.progress(0.5, f"asking both for position {position}")
-        sin_vec = sinusoidal_rows(torch.tensor([position], device=device), d_model, dtype)[0]
+        sin_vec = sinusoidal_rows([position])[0]
         learned_vec, message = look_up(position)
 
         rows = []
         for p in sorted({0, max_positions - 1, max_positions, position}):
-            vec = sinusoidal_rows(torch.tensor([p], device=device), d_model, dtype)[0]
+            vec = sinusoidal_rows([p])[0]
             row, _ = look_up(p)
             rows.append(
                 (
@@ -500,7 +492,7 @@ def positional_extrapolation(
         span = max(last + last // 4, 8)
         sample = torch.linspace(0, span, 201, dtype=torch.float64).round().long().tolist()
         xs = sorted({*sample, position, max_positions - 1, max_positions})
-        pe = sinusoidal_rows(torch.tensor(xs, device=device), d_model, dtype)
+        pe = sinusoidal_rows(xs)
         similarity = torch.nn.functional.cosine_similarity(pe, pe[:1], dim=-1)
 
     sin_norm = float(sin_vec.norm())
@@ -514,6 +506,11 @@ def positional_extrapolation(
         "learned_message": message,
         "learned_last_position": max_positions - 1,
         "reference_table_error": reference_error,
+        # Counted from the modules: the formula has nothing to learn; the table is all learned.
+        "sinusoidal_params": count_parameters(sinusoidal),
+        "learned_params": count_parameters(learned),
+        "learned_rows": max_positions,
+        "d_model": d_model,
     }
     if learned_vec is not None:
         values["learned_norm"] = float(learned_vec.norm())
@@ -556,6 +553,12 @@ def positional_extrapolation(
             f" The learned table stops at row {max_positions - 1}: asking it for position "
             f"{position} fails with “{message}”. A learned table has rows only for the positions it was built, and trained, for."
         )
+    parts.append(
+        f" Parameters, counted from the modules: the sinusoidal encoding has "
+        f"**{values['sinusoidal_params']}** (a fixed function of the position, nothing is "
+        f"learned); the learned table has **{values['learned_params']:,}** "
+        f"({max_positions} rows × {d_model})."
+    )
     ctx.progress(1.0, "done")
     args = {"max_positions": max_positions, "position": position, "d_model": d_model}
     return Result(
