@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Button
 
@@ -114,6 +115,8 @@ def test_other_links_are_shown_and_refused(tmp_path: Path, link_text: str, addre
         shown = "\n".join(screen_lines(app))
         assert address in shown
         assert "opens only http, https and mailto links" in shown
+        assert dialog.refused is not None
+        assert all(word in shown for word in dialog.refused.split())  # the reason, in full
         assert not dialog.query("#open")  # no way to open it
         await pilot.press("o")  # the open key does nothing here
         await pilot.pause()
@@ -204,6 +207,25 @@ def test_the_dialog_has_open_and_cancel_for_a_web_link(tmp_path: Path) -> None:
         await pilot.pause()
         labels = {str(b.label) for b in app.screen.query(Button)}
         assert labels == {"Open (o)", "Cancel (esc)"}
-        assert app.focused is not None and app.focused.id == "cancel"  # Enter never opens
+        assert app.focused is not None and app.focused.id == "cancel"
+        await pilot.press("enter")  # Enter alone never opens: it presses Cancel
+        await wait_for(pilot, lambda: not isinstance(app.screen, OpenLink))
+        assert opened == []
+
+    drive_with_toasts(app, scenario, SIZE)
+
+
+def test_a_long_address_is_shown_whole(tmp_path: Path) -> None:
+    app, _ = links_app(tmp_path)
+    address = "https://example.com/" + "very-long-path/" * 12 + "?to=the-end"
+
+    async def scenario(pilot: Pilot) -> None:
+        app.push_screen(OpenLink(address))
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink))
+        await pilot.pause()
+        shown = app.screen.query_one("#link-address")
+        rows = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
+        assert shown.size.height > 1  # wrapped, not cut off
+        assert "".join(row.text.strip() for row in rows) == address
 
     drive_with_toasts(app, scenario, SIZE)

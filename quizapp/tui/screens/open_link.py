@@ -65,10 +65,9 @@ class OpenLink(ModalScreen[bool]):
             yield Label(title, classes="dialog-title")
             yield Label("The link goes to:")
             yield Static(literal(self.address), id="link-address")
-            if self.refused is None:
-                yield Label("It opens in your web browser.", id="link-note")
-            else:
-                yield Label(literal(self.refused), id="link-note")
+            # Statics, not Labels: a long address or reason wraps instead of being cut off.
+            note = "It opens in your web browser." if self.refused is None else self.refused
+            yield Static(literal(note), id="link-note")
             with Horizontal(classes="dialog-buttons"):
                 if self.refused is None:
                     yield Button("Open (o)", variant="warning", id="open")
