@@ -60,6 +60,12 @@ async def click_text(pilot: Pilot, text: str) -> None:
     await pilot.click(offset=where)
 
 
+async def open_quiz(pilot: Pilot) -> QuizScreen:
+    await pilot.press("enter")  # the only deck
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QuizScreen))
+    return pilot.app.screen  # type: ignore[return-value]
+
+
 async def dialog_for(pilot: Pilot, text: str) -> OpenLink:
     await click_text(pilot, text)
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenLink))
@@ -71,9 +77,7 @@ def test_an_explanation_link_opens_only_after_the_student_says_so(tmp_path: Path
     app, opened = links_app(tmp_path)
 
     async def scenario(pilot: Pilot) -> None:
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        quiz = app.screen
+        quiz = await open_quiz(pilot)
         await pilot.press("2", "enter")
         await wait_for(pilot, lambda: find(app, "Read the official guide") is not None)
 
@@ -107,9 +111,7 @@ def test_other_links_are_shown_and_refused(tmp_path: Path, link_text: str, addre
     app, opened = links_app(tmp_path)
 
     async def scenario(pilot: Pilot) -> None:
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        quiz = app.screen
+        quiz = await open_quiz(pilot)
         await wait_for(pilot, lambda: find(app, link_text) is not None)
         dialog = await dialog_for(pilot, link_text)
         shown = "\n".join(screen_lines(app))
@@ -133,9 +135,7 @@ def test_file_and_javascript_links_are_not_even_links(tmp_path: Path) -> None:
     app, opened = links_app(tmp_path)
 
     async def scenario(pilot: Pilot) -> None:
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        quiz = app.screen
+        quiz = await open_quiz(pilot)
         for text in ("[the local file](file:", "this](javascript:alert(1))"):
             await wait_for(pilot, lambda t=text: find(app, t) is not None)
             await click_text(pilot, text)
