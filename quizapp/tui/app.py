@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.literal import markup_escaped
 
 if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
@@ -117,10 +118,17 @@ class QuizApp(App[None]):
                 title="Review history",
                 severity="error",
                 timeout=15,
+                markup=False,
             )
             return
         if self.history.notice:
-            self.notify(self.history.notice, title="Review history", severity="warning", timeout=15)
+            self.notify(
+                self.history.notice,
+                title="Review history",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
         self.refresh_home()
 
     def refresh_home(self) -> None:
@@ -340,7 +348,10 @@ class QuizApp(App[None]):
             self._answer_log.append(self.history.last_review_id)
         except sqlite3.Error as exc:
             self.notify(
-                f"This answer could not be saved: {exc}", title="Review history", severity="error"
+                f"This answer could not be saved: {exc}",
+                title="Review history",
+                severity="error",
+                markup=False,
             )
 
     def undo_answer(self) -> bool:
@@ -359,10 +370,12 @@ class QuizApp(App[None]):
 
         if action == "bury":
             self.history.bury(question.id, tomorrow(utc_now()))
-            self.notify(f"Buried until tomorrow: {question.id}", timeout=4)
+            self.notify(f"Buried until tomorrow: {question.id}", timeout=4, markup=False)
         else:
             self.history.set_suspended(question.id, True)
-            self.notify(f"Suspended: {question.id} (it stays out of drills)", timeout=4)
+            self.notify(
+                f"Suspended: {question.id} (it stays out of drills)", timeout=4, markup=False
+            )
 
     def unhide(self, question_id: str, action: str) -> None:
         """Undo a bury or a suspend."""
@@ -389,7 +402,7 @@ class QuizApp(App[None]):
                 threshold=self.settings.exam_pass_threshold,
             )
         except ValueError as exc:
-            self.notify(str(exc), title="Exam", severity="error", timeout=8)
+            self.notify(str(exc), title="Exam", severity="error", timeout=8, markup=False)
             return
         self.push_screen(ExamScreen(exam, self.lab, on_submit=self._record_exam))
 
@@ -428,7 +441,7 @@ class QuizApp(App[None]):
                 return
             for question_id in chosen:
                 self.history.set_suspended(question_id, False)
-            self.notify(f"Back in drills: {len(chosen)} card(s).", timeout=4)
+            self.notify(f"Back in drills: {len(chosen)} card(s).", timeout=4, markup=False)
             self.refresh_home()
 
         self.push_screen(SuspendedCards(suspended, self.bank.questions), unsuspend)
@@ -453,7 +466,7 @@ class QuizApp(App[None]):
             self.history, questions, now, new_per_day=self.settings.new_cards_per_day
         )
         if not len(queue):
-            self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10)
+            self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10, markup=False)
             return
         session = QuizSession.start(
             queue.questions,
@@ -529,9 +542,11 @@ class QuizApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for deck in self.bank.decks:
+            # The palette reads its titles and help as markup, and nothing else.
+            title = markup_escaped(deck.title)
             yield SystemCommand(
-                f"Deck: {deck.title}",
-                f"Start a session on {deck.title} ({len(deck.questions)} questions)",
+                f"Deck: {title}",
+                f"Start a session on {title} ({len(deck.questions)} questions)",
                 partial(self.start_session, deck_ids=(deck.id,)),
             )
         yield SystemCommand("Deck: everything", "Start a session on every deck", self.start_session)

@@ -8,6 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from quizapp.tui.literal import literal
+
 
 class Confirm(ModalScreen[bool]):
     BINDINGS = [
@@ -22,9 +24,9 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, classes="dialog-title")
+            yield Label(literal(self.question), classes="dialog-title")
             if self.detail:
-                yield Label(self.detail)
+                yield Label(literal(self.detail))
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Yes (y)", variant="error", id="yes")
                 yield Button("No (n)", variant="primary", id="no")

@@ -26,7 +26,6 @@ from textual.widgets import (
     Header,
     Input,
     Label,
-    Markdown,
     OptionList,
     Static,
 )
@@ -44,8 +43,10 @@ from quizapp.exam.session import (
     format_duration,
 )
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.literal import literal
 from quizapp.tui.screens.review import ReviewScreen
 from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, read_answer
+from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
@@ -180,7 +181,7 @@ class ExamScreen(Screen[None]):
         meta = self.query("#question-meta")
         if meta:
             label = meta.first(Label)
-            label.update(self._meta_text(self.question))
+            label.update(literal(self._meta_text(self.question)))
             label.set_class(self.question.id in exam.flagged, "-flagged")
 
     def _meta_text(self, question: Question) -> str:
@@ -201,8 +202,8 @@ class ExamScreen(Screen[None]):
         )
         await body.mount_all(
             [
-                Label(self._meta_text(question), id="question-meta"),
-                Markdown(question.prompt, id="prompt"),
+                Label(literal(self._meta_text(question)), id="question-meta"),
+                BankMarkdown(question.prompt, id="prompt"),
                 widget,
                 Label(EXAM_HINTS.get(question.type, ""), id="key-hint"),
                 Label(NAV_HINT, id="nav-hint"),
@@ -299,7 +300,7 @@ class ExamScreen(Screen[None]):
             if text.strip():
                 parse_number(text)
         except NumberFormatError as exc:
-            label.update(f"{exc}: as typed, this answer would be marked wrong")
+            label.update(literal(f"{exc}: as typed, this answer would be marked wrong"))
             label.add_class("-error")
             return False
         label.update(EXAM_HINTS[QuestionType.NUMERIC])
@@ -318,7 +319,9 @@ class ExamScreen(Screen[None]):
         if self.exam.index == len(self.exam.questions) - 1:
             left = len(self.exam.unanswered)
             more = f"{left} still unanswered · " if left else ""
-            self.notify(f"That was the last question. {more}ctrl+s submits.", timeout=4)
+            self.notify(
+                f"That was the last question. {more}ctrl+s submits.", timeout=4, markup=False
+            )
             self._refresh_status()
             return
         await self._go(self.exam.index + 1)
@@ -346,6 +349,7 @@ class ExamScreen(Screen[None]):
         self.notify(
             f"Question {self.exam.index + 1} " + ("flagged for review" if flagged else "unflagged"),
             timeout=2,
+            markup=False,
         )
 
     def action_goto(self) -> None:
@@ -471,7 +475,7 @@ class ExamScreen(Screen[None]):
             status += f" running {runs} live computation(s) for the computed answers"
             if not self.lab.ready.is_set():
                 status += f" ({self.lab.status})"
-        body.mount(Static(status, id="exam-grading"))
+        body.mount(Static(literal(status), id="exam-grading"))
         body.focus()
         if derived:
             self._compute_keys(derived)
@@ -522,7 +526,12 @@ class ExamScreen(Screen[None]):
                 self.on_submit(result)
             except Exception as error:  # the report still shows; say the record failed
                 self.log.error(f"exam: recording the result failed: {error!r}")
-                self.notify(f"The result could not be saved: {error}", severity="error", timeout=10)
+                self.notify(
+                    f"The result could not be saved: {error}",
+                    severity="error",
+                    timeout=10,
+                    markup=False,
+                )
         if self not in self.app.screen_stack:
             return  # the student left while it was grading
         while self.app.screen is not self:  # help or a palette opened while grading
@@ -545,7 +554,7 @@ class ExamReviewScreen(ReviewScreen):
         question = self.attempt.question
         yield Header()
         with VerticalScroll(id="review-body", can_focus=True):
-            yield Markdown(question.prompt, id="prompt")
+            yield BankMarkdown(question.prompt, id="prompt")
             yield Feedback(question, self.attempt.grade, self.selected)
             yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
         yield Footer()
@@ -587,7 +596,7 @@ class ExamReportScreen(Screen[None]):
             yield Label(self._facts(), id="exam-facts")
             notes = self._notes()
             if notes:
-                yield Static("\n".join(notes), id="exam-notes")
+                yield Static(literal("\n".join(notes)), id="exam-notes")
             yield Label("By topic", classes="pane-title")
             yield DataTable(id="exam-by-topic", cursor_type="none")
             missed = result.missed
@@ -654,7 +663,10 @@ class ExamReportScreen(Screen[None]):
         table.add_columns("Topic", "Correct", "Questions", "%")
         for topic in result.by_topic:
             table.add_row(
-                topic.topic, str(topic.correct), str(topic.questions), f"{100 * topic.score:.0f}"
+                literal(topic.topic),
+                str(topic.correct),
+                str(topic.questions),
+                f"{100 * topic.score:.0f}",
             )
         if self.query("#exam-missed"):
             self.query_one("#exam-missed", OptionList).focus()

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
+from quizapp.tui.literal import literal
 
 ALL_DECKS = "__all__"
 
@@ -93,6 +94,7 @@ class HomeScreen(Screen[None]):
                 title="Bank problems",
                 severity="warning",
                 timeout=8,
+                markup=False,
             )
 
     def show_bank(self, bank: Bank) -> None:
@@ -132,9 +134,9 @@ class HomeScreen(Screen[None]):
             table.add_row(
                 *cells(deck.id),
                 str(len(deck.questions)),
-                deck.title,
+                literal(deck.title),
                 f"{deck.exam_weight:g}",
-                deck.domain,
+                literal(deck.domain),
                 key=deck.id,
             )
         totals = ("", "")

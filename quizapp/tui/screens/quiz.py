@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Markdown, Static
+from textual.widgets import Footer, Header, Input, Label, Static
 
 from quizapp.bank.grading import (
     ChoiceAnswer,
@@ -32,7 +32,9 @@ from quizapp.bank.model import (
 )
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.literal import literal, with_markup
 from quizapp.tui.widgets.answer_input import answer_widget, choice_answer
+from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
@@ -106,8 +108,8 @@ class QuizScreen(Screen[None]):
         await body.remove_children()
         meta = f"{question.topic} · {question.difficulty.value} · {question.type.value.replace('_', ' ')}"
         widgets = [
-            Label(meta, id="question-meta"),
-            Markdown(question.prompt, id="prompt"),
+            Label(literal(meta), id="question-meta"),
+            BankMarkdown(question.prompt, id="prompt"),
             answer_widget(question, self.session.display_orders.get(question.id, ())),
             Label(_hint(question), id="key-hint"),
             # Mounted now but hidden, so the computation runs while the student thinks and a
@@ -155,7 +157,9 @@ class QuizScreen(Screen[None]):
         try:
             result = grade(question, answer, self._derived)
         except NumberFormatError as exc:
-            self.query_one("#key-hint", Label).update(f"[b $error]{exc}[/] — try again")
+            self.query_one("#key-hint", Label).update(
+                with_markup("[b $error]$reason[/] — try again", reason=exc)
+            )
             return
         except MissingKey:
             if self._key_error is not None:
@@ -199,8 +203,11 @@ class QuizScreen(Screen[None]):
         self.state = "answered"
         self._reveal_lab()
         self.query_one("#key-hint", Label).update(
-            f"[b $error]The computation behind this answer failed ({error}); "
-            "this question is not scored.[/] Enter to go on."
+            with_markup(
+                "[b $error]The computation behind this answer failed ($reason); "
+                "this question is not scored.[/] Enter to go on.",
+                reason=error,
+            )
         )
         self.session.skip()
         self.query_one("#quiz-body").focus()
@@ -249,7 +256,7 @@ class QuizScreen(Screen[None]):
             self.state = "revealed"
             self.query_one("#answer", Static).update("")
             # A paragraph of its own: the back may be a table or a list, not just a sentence.
-            back = Markdown(f"**Back:**\n\n{question.back}", id="flashcard-back")
+            back = BankMarkdown(f"**Back:**\n\n{question.back}", id="flashcard-back")
             self.query_one("#quiz-body").mount(back, after=self.query_one("#prompt"))
             self.query_one("#key-hint", Label).update(
                 "How well did you recall it?  1 Again · 2 Hard · 3 Good · 4 Easy"
@@ -278,7 +285,7 @@ class QuizScreen(Screen[None]):
             action, question_id = self._hidden.pop()
             self.app.unhide(question_id, action)  # type: ignore[attr-defined]
         question = self.session.undo()
-        self.notify(f"Undone: {question.id if question else ''}", timeout=3)
+        self.notify(f"Undone: {question.id if question else ''}", timeout=3, markup=False)
         await self.show_question()
 
     async def action_bury(self) -> None:
@@ -290,7 +297,9 @@ class QuizScreen(Screen[None]):
     async def _hide_current(self, action: str) -> None:
         question = self.question
         if question is None or self.state not in ("asking", "revealed"):
-            self.notify(f"Only a question not yet answered can be {action}ed.", timeout=3)
+            self.notify(
+                f"Only a question not yet answered can be {action}ed.", timeout=3, markup=False
+            )
             return
         self.app.bury_or_suspend(question, action)  # type: ignore[attr-defined]
         self.session.skip()

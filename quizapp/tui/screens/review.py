@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Header
 
 from quizapp.bank.session import Attempt
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 
@@ -30,7 +31,7 @@ class ReviewScreen(Screen[None]):
         question = self.attempt.question
         yield Header()
         with VerticalScroll(id="review-body", can_focus=True):
-            yield Markdown(question.prompt, id="prompt")
+            yield BankMarkdown(question.prompt, id="prompt")
             yield Feedback(question, self.attempt.grade)
             yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
         yield Footer()

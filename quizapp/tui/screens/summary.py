@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.literal import literal
 
 
 class SummaryScreen(Screen[None]):
@@ -43,7 +44,9 @@ class SummaryScreen(Screen[None]):
                 )
                 yield OptionList(
                     *(
-                        Option(f"{a.question.id}: {_first_line(a.question.prompt)}", id=str(i))
+                        Option(
+                            literal(f"{a.question.id}: {_first_line(a.question.prompt)}"), id=str(i)
+                        )
                         for i, a in enumerate(missed)
                     ),
                     id="missed",
@@ -58,7 +61,10 @@ class SummaryScreen(Screen[None]):
         table.add_columns("Topic", "Correct", "Answered", "%")
         for score in self.session.by_topic():
             table.add_row(
-                score.topic, str(score.correct), str(score.answered), f"{score.percent:.0f}"
+                literal(score.topic),
+                str(score.correct),
+                str(score.answered),
+                f"{score.percent:.0f}",
             )
         if self.query("#missed"):
             self.query_one("#missed", OptionList).focus()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -11,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from quizapp.bank.model import Question
+from quizapp.tui.literal import literal
 
 
 class SuspendedCards(ModalScreen[list[str] | None]):
@@ -25,12 +27,12 @@ class SuspendedCards(ModalScreen[list[str] | None]):
         self.questions = questions
 
     def compose(self) -> ComposeResult:
-        def label(qid: str) -> str:
+        def label(qid: str) -> Text:
             question = self.questions.get(qid)
             if question is None:
-                return f"{qid} (no longer in the bank)"
+                return literal(f"{qid} (no longer in the bank)")
             prompt = " ".join(question.prompt.split())
-            return f"{qid}: {prompt[:60]}{'…' if len(prompt) > 60 else ''}"
+            return literal(f"{qid}: {prompt[:60]}{'…' if len(prompt) > 60 else ''}")
 
         with Vertical(classes="dialog"):
             yield Label("Suspended: space selects, Enter brings back, Esc cancels")

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from quizapp.bank import Bank
+from quizapp.tui.literal import literal
 
 
 class TagPicker(ModalScreen[list[str] | None]):
@@ -27,7 +28,8 @@ class TagPicker(ModalScreen[list[str] | None]):
         with Vertical(classes="dialog"):
             yield Label("Quiz these tags (space toggles, enter starts, escape cancels)")
             yield SelectionList[str](
-                *((f"{tag} ({n})", tag) for tag, n in sorted(self.counts.items())), id="tags"
+                *((literal(f"{tag} ({n})"), tag) for tag, n in sorted(self.counts.items())),
+                id="tags",
             )
 
     def action_confirm(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Label, Markdown
+from textual.widgets import Label
 
 from quizapp.bank.grading import RATING_NAMES, Grade
 from quizapp.bank.model import (
@@ -15,6 +15,7 @@ from quizapp.bank.model import (
     Question,
     TrueFalseQuestion,
 )
+from quizapp.tui.widgets.bank_markdown import BankMarkdown
 
 
 def whys(question: Question, grade: Grade, selected: frozenset[int] = frozenset()) -> list[str]:
@@ -86,4 +87,4 @@ class Feedback(Vertical):
         if why_lines:
             parts.append("\n".join(why_lines))
         parts.append("### Explanation\n\n" + question.explanation)
-        yield Markdown("\n\n".join(parts), id="feedback-text")
+        yield BankMarkdown("\n\n".join(parts), id="feedback-text")

@@ -29,6 +29,7 @@ from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.result_view import ResultView
@@ -256,12 +257,12 @@ class LabPanel(Vertical):
         try:
             spec = get_spec(compute.name)
         except ArgumentError as error:  # an unknown name: nothing to build a form from
-            self.border_title = f"lab · {compute.name}"
+            self.border_title = literal(f"lab · {compute.name}")
             self._set_status("cannot run", "-failed")
             self._set_error(str(error))
             return
         self.spec = spec
-        self.border_title = f"lab · {spec.title}"
+        self.border_title = literal(f"lab · {spec.title}")
         raw: dict[str, object] = dict(compute.args)
         bound: dict[str, ArgValue | None] | None
         try:
@@ -476,7 +477,7 @@ class LabPanel(Vertical):
 
     def _set_status(self, text: str, state: str) -> None:
         status = self.query_one("#lab-status", Static)
-        status.update(text)
+        status.update(literal(text))  # may quote an error, and so the computation's arguments
         status.remove_class("-waiting", "-done", "-failed")
         if state:
             status.add_class(state)
@@ -491,13 +492,13 @@ class LabPanel(Vertical):
 
     def _set_error(self, text: str | None) -> None:
         error = self.query_one("#lab-error", Static)
-        error.update(text or "")
+        error.update(literal(text or ""))
         error.set_class(bool(text), "-shown")
 
     def _set_arg_error(self, argument: str | None, text: str | None) -> None:
         # Lead with the argument's name: the rule's message may name two arguments.
         shown = f"{argument}: {text}" if argument and text else text or ""
-        self.query_one("#lab-arg-error", Static).update(shown)
+        self.query_one("#lab-arg-error", Static).update(literal(shown))
         if self._form is not None:
             self._form.mark_invalid(argument if text else None)
 

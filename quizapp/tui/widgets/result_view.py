@@ -11,10 +11,12 @@ from textual.await_remove import AwaitRemove
 from textual.containers import VerticalScroll
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widget import Widget
-from textual.widgets import DataTable, Markdown, Static
+from textual.widgets import DataTable, Static
 from textual_plot import HiResMode, NumericAxisFormatter, PlotWidget
 
 from quizapp.experiments.result import Result, Series, Value
+from quizapp.tui.literal import literal
+from quizapp.tui.widgets.bank_markdown import BankMarkdown
 
 # Theme variables, in the order lines take them; resolved against the running theme.
 LINE_COLOURS = ("primary", "warning", "success", "error", "accent", "secondary", "foreground")
@@ -164,7 +166,7 @@ class ResultTable(DataTable):
         for index, column in enumerate(self._columns):
             # A computation's table may repeat a heading (two "weight"s); keys must be unique.
             repeated = self._columns.count(column) > 1
-            self.add_column(column, key=f"{index}:{column}" if repeated else column)
+            self.add_column(literal(column), key=f"{index}:{column}" if repeated else column)
         width = len(self._columns)
         for i, row in enumerate(self._rows):
             # Pad or trim a ragged row rather than let DataTable refuse the whole table.
@@ -224,7 +226,7 @@ class ResultView(VerticalScroll):
                 keys=list(result.values),
                 classes="lab-values",
             ),
-            Markdown(result.summary, classes="lab-summary"),
+            BankMarkdown(result.summary, classes="lab-summary"),
         ]
         if result.series is not None and result.series.lines:
             plot = SeriesPlot(result.series, classes="lab-plot")
@@ -233,7 +235,7 @@ class ResultView(VerticalScroll):
             if table is None:
                 continue
             if table.title:
-                widgets.append(Static(table.title, classes="lab-table-title"))
+                widgets.append(Static(literal(table.title), classes="lab-table-title"))
             widgets.append(ResultTable(table.columns, table.rows, classes="lab-table"))
         await self.mount_all(widgets)
         self.scroll_home(animate=False)
