@@ -31,9 +31,11 @@ csv    one row per question, in the columns `quizapp import` reads (see
        cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
        formula) gets a leading ', and so does one starting with 's then one of those;
        `quizapp import` takes exactly that ' off again.
-json   a list of question objects; every object has every key of its type (null when
-       absent): id, type, deck, topic, difficulty, tags, source, prompt, explanation,
-       compute, vary, and choices+shuffle | answer+why_true+why_false |
+json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata and the
+       question objects, so `quizapp import FILE.json` gives back the same decks. Every
+       question object has every key of its type (null when absent): id, type, deck,
+       topic, difficulty, tags, source, prompt, explanation, compute, vary, and
+       choices+shuffle | answer+why_true+why_false |
        answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
 anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
        the question's tags. Deck ids, the note type and note guids are stable, so
@@ -366,7 +368,10 @@ def _export(args: argparse.Namespace) -> int:
         count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
         summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {out}"
     else:
-        text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
+        if args.format == "csv":
+            text = ex.export_csv(questions)
+        else:
+            text = ex.export_json(questions, bank.decks)
         if out is None:
             sys.stdout.write(text)
         else:
