@@ -163,6 +163,11 @@ def _records(lines: list[str], first_line: int, separator: str) -> Iterator[tupl
 
 
 def parse_anki_text(text: str, source: str) -> SourceResult:
+    return notes_result(read_notes(text, source))
+
+
+def read_notes(text: str, source: str) -> list[AnkiNote]:
+    """The notes of an Anki text export, as Anki itself reads them. Raises ImportInputError."""
     lines = text.split("\n")
     header = read_header(lines, source)
     body_lines = lines[header.lines :]
@@ -196,7 +201,7 @@ def parse_anki_text(text: str, source: str) -> SourceResult:
                 html=html,
             )
         )
-    return notes_result(notes)
+    return notes
 
 
 def notes_result(notes: list[AnkiNote]) -> SourceResult:
