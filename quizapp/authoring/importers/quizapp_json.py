@@ -55,7 +55,7 @@ def parse_quizapp_json(text: str, source: str) -> list[JsonDeck]:
                 f"{source}: format {version!r} is not a quizapp JSON export this version reads "
                 f"(format {JSON_FORMAT_VERSION})"
             )
-        deck_objects = document.get("decks") or []
+        deck_objects = document.get("decks", [])
         questions = document.get("questions")
         if not isinstance(deck_objects, list) or not isinstance(questions, list):
             raise ImportInputError(f"{source}: 'decks' and 'questions' must be lists")
@@ -68,11 +68,11 @@ def parse_quizapp_json(text: str, source: str) -> list[JsonDeck]:
     for n, obj in enumerate(deck_objects, start=1):
         info = _deck_info(obj, f"{source}: deck {n}")
         decks.setdefault(info.id, JsonDeck(info.id, info))
+    strays: list[Skipped] = []  # items that name no deck: reported with the first deck
     for n, obj in enumerate(questions, start=1):
         where = f"{source}: question {n}"
         if not isinstance(obj, dict):
-            orphan = decks.setdefault("", JsonDeck("", None))
-            orphan.source.skipped.append(Skipped(where, "not a question object"))
+            strays.append(Skipped(where, "not a question object"))
             continue
         deck_id = obj.get("deck") if isinstance(obj.get("deck"), str) else ""
         deck = decks.setdefault(deck_id, JsonDeck(deck_id, None))
@@ -86,7 +86,12 @@ def parse_quizapp_json(text: str, source: str) -> list[JsonDeck]:
         if deck.info is not None and mapping.get("topic") == deck.info.topic:
             del mapping["topic"]  # the export writes every question's topic; the bank need not
         deck.source.drafts.append(Draft(where, mapping, str(mapping.get("prompt", ""))))
-    return [d for d in decks.values() if d.source.drafts or d.source.skipped or d.info]
+    found = [d for d in decks.values() if d.source.drafts or d.source.skipped or d.info]
+    if strays:
+        if not found:
+            found.append(JsonDeck("", None))
+        found[0].source.skipped.extend(strays)
+    return found
 
 
 def _deck_info(obj: Any, where: str) -> DeckInfo:
