@@ -252,3 +252,22 @@ def test_control_characters_reject_the_question(
     assert f"{source}:1: skipped: the prompt contains the control character U+0007" in stderr
     deck, _ = load_file(out)
     assert deck is not None and [q.prompt for q in deck.questions] == ["Fine"]
+
+
+def test_the_guides_gift_example_imports_as_it_says() -> None:
+    guide = (Path(__file__).parents[2] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    section = guide[guide.index("**Moodle GIFT.**") :]
+    start = section.index("```text\n") + len("```text\n")
+    example = section[start : section.index("\n```", start)]
+    result = parse_gift(example, "guide.gift")
+    assert not result.skipped
+    heads, softmax, width = (d.question for d in result.drafts)
+    assert heads["type"] == "single_choice" and heads["tags"] == ["exam-trap"]
+    assert heads["choices"][0]["why"] == "Right: 512 / 64 = 8."
+    assert heads["explanation"] == "d_model 512 is split into 8 heads of 64."
+    assert (softmax["answer"], softmax["why_true"], softmax["why_false"]) == (
+        True,
+        "Yes.",
+        "Check what softmax normalises.",
+    )
+    assert width["answer"] == {"value": 64, "tolerance": 0.5}
