@@ -64,6 +64,20 @@ def add(col: Any, notetype: str, deck: str, fields: list[str], tags: list[str] =
     return note.id
 
 
+def export_notes_text(col: Any, out: Path, *, everything: bool) -> None:
+    """Anki's "Notes in Plain Text" export: with HTML, guid, note type and deck columns, or
+    the plainest form (no HTML, only tags)."""
+    col.export_note_csv(
+        out_path=str(out),
+        limit=None,
+        with_html=everything,
+        with_tags=True,
+        with_deck=everything,
+        with_notetype=everything,
+        with_guid=everything,
+    )
+
+
 @pytest.fixture(scope="module")
 def anki_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A collection made with Anki, and its exports: both package formats and two text ones."""
@@ -127,15 +141,7 @@ def anki_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         )
         files[name] = folder / name
     for name, with_html in (("notes-html.txt", True), ("notes-plain.txt", False)):
-        col.export_note_csv(
-            out_path=str(folder / name),
-            limit=None,
-            with_html=with_html,
-            with_tags=True,
-            with_deck=with_html,
-            with_notetype=with_html,
-            with_guid=with_html,
-        )
+        export_notes_text(col, folder / name, everything=with_html)
         files[name] = folder / name
     col.close()
     return files
@@ -472,15 +478,7 @@ def test_quizapp_cards_come_back_through_anki_itself(
         options=anki_collection.ExportAnkiPackageOptions(legacy=True),
         limit=None,
     )
-    col.export_note_csv(
-        out_path=str(tmp_path / "again.txt"),
-        limit=None,
-        with_html=True,
-        with_tags=True,
-        with_deck=True,
-        with_notetype=True,
-        with_guid=True,
-    )
+    export_notes_text(col, tmp_path / "again.txt", everything=True)
     col.close()
     first = import_file(capsys, ours, tmp_path / "1.yaml")[2]
     for again in ("again.apkg", "again.txt"):

@@ -9,12 +9,22 @@ import pytest
 
 from quizapp.authoring.export import export_json
 from quizapp.bank import bundled_bank_path, load_bank, load_file
+from quizapp.bank.model import Deck
 from tests.authoring.helpers import cli, comparable
 
 EVERY_TYPE = Path(__file__).parent / "data" / "every_type.yaml"
 
 
-def deck_fields(deck) -> tuple:
+def export_every_type(tmp_path: Path) -> tuple[Deck, Path]:
+    """The every-type fixture deck and its JSON export."""
+    deck, _ = load_file(EVERY_TYPE)
+    assert deck is not None
+    exported = tmp_path / "every.json"
+    exported.write_text(export_json(deck.questions, [deck]), encoding="utf-8")
+    return deck, exported
+
+
+def deck_fields(deck: Deck) -> tuple:
     return (deck.id, deck.title, deck.topic, deck.domain, deck.exam_weight, deck.description)
 
 
@@ -48,10 +58,7 @@ def test_the_bundled_bank_round_trips_through_json(
 def test_one_deck_round_trips_every_field(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    deck, _ = load_file(EVERY_TYPE)
-    assert deck is not None
-    exported = tmp_path / "every.json"
-    exported.write_text(export_json(deck.questions, [deck]), encoding="utf-8")
+    deck, exported = export_every_type(tmp_path)
     out = tmp_path / "every.yaml"
     code, _, stderr = cli(capsys, "import", str(exported), "--out", str(out), "--no-default-bank")
     assert code == 0, stderr
@@ -67,10 +74,7 @@ def test_one_deck_round_trips_every_field(
 def test_options_override_one_decks_metadata(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    deck, _ = load_file(EVERY_TYPE)
-    assert deck is not None
-    exported = tmp_path / "every.json"
-    exported.write_text(export_json(deck.questions, [deck]), encoding="utf-8")
+    deck, exported = export_every_type(tmp_path)
     out = tmp_path / "renamed.yaml"
     code, _, stderr = cli(
         capsys, "import", str(exported), "--out", str(out), "--no-default-bank",
@@ -125,10 +129,7 @@ def test_a_folder_target_is_not_overwritten_without_force(
 def test_ids_already_in_the_bank_are_skipped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    deck, _ = load_file(EVERY_TYPE)
-    assert deck is not None
-    exported = tmp_path / "every.json"
-    exported.write_text(export_json(deck.questions, [deck]), encoding="utf-8")
+    deck, exported = export_every_type(tmp_path)
     out = tmp_path / "again.yaml"
     code, _, stderr = cli(
         capsys, "import", str(exported), "--out", str(out), "--bank", str(EVERY_TYPE),
