@@ -190,6 +190,13 @@ def test_feedback_formats_default_to_the_question_text_format() -> None:
     assert q["choices"][0]["text"] == "<i>a</i>"  # its own format, kept as written
 
 
+def test_html_in_moodles_default_format_is_read_as_html_but_plain_stays_plain() -> None:
+    assert one("Is <b>this</b> &amp; that bold?{T}")["prompt"] == "Is **this** & that bold?"
+    assert one("Is a < b and c > d?{T}")["prompt"] == "Is a < b and c > d?"
+    assert one("[plain]Is <b>this</b> bold?{T}")["prompt"] == "Is <b>this</b> bold?"
+    assert one("[markdown]Is *this* <b>bold</b>?{T}")["prompt"] == "Is *this* <b>bold</b>?"
+
+
 def test_html_is_reduced_to_text_never_interpreted() -> None:
     q = one(
         '[html]<script>alert(1)</script><img src=x onerror="y">Q &amp; <a href="javascript:z">A</a>{T}'

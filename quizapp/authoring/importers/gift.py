@@ -16,8 +16,8 @@ The grammar, as Moodle documents it (the examples are quizapp's own):
   `$CATEGORY: a/b/c` puts the questions after it in a category; quizapp tags them `c`.
 - `::title::` names a question. `[html]`, `[markdown]`, `[moodle]` or `[plain]` before a text
   gives its format; answers and feedback take the question text's format unless they give
-  their own. HTML becomes text (quizapp.authoring.importers.html_text); the others are kept
-  as written, which Markdown shows as written.
+  their own. HTML becomes text (quizapp.authoring.importers.html_text), and so does HTML in
+  Moodle's auto-format (the default); plain text and Markdown are kept as written.
 - The answer block `{...}` decides the type:
 
     {=right ~wrong ~wrong}          multiple choice, one answer: single_choice. A `~%50%`
@@ -58,7 +58,7 @@ from quizapp.authoring.importers.common import (
     no_explanation,
     tag_of,
 )
-from quizapp.authoring.importers.html_text import html_to_markdown
+from quizapp.authoring.importers.html_text import html_to_markdown, looks_like_html
 from quizapp.bank import fields as F
 
 # Escaped characters stand in as private-use characters while the block is parsed, so that
@@ -127,7 +127,8 @@ def _with_format(raw: str, default: str) -> tuple[str, str]:
         fmt = match.group(1)
         raw = raw[match.end() :]
     text = restore(raw)
-    if fmt == "html":
+    # Moodle's own auto-format (the default) lets HTML through too; plain text never does.
+    if fmt == "html" or (fmt == "moodle" and looks_like_html(text)):
         text = html_to_markdown(text)
     return text.strip(), fmt
 
