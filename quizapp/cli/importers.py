@@ -51,18 +51,23 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
             f"{source} holds {len(pending)} decks ({ids}): give --out FOLDER to write "
             "one deck file each",
         )
-    targets = [out / f"{p.deck.id}.yaml" if to_folder else out for p in pending]  # type: ignore[operator]
+    targets: list[Path | None] = [
+        out / f"{p.deck.id}.yaml" if out is not None and to_folder else out for p in pending
+    ]
     for target in targets:
         if target is not None and check_output(target, replace=args.force) is not None:
             references = _without(references, target)
     taken_ids, taken_decks = collect_ids(references)
 
     built = []
-    for deck in pending:
+    for deck, target in zip(pending, targets, strict=True):
         try:
-            built.append(build(deck, taken_ids=taken_ids, taken_decks=taken_decks))
+            result = build(deck, taken_ids=taken_ids, taken_decks=taken_decks)
         except (CsvInputError, ImportInputError) as exc:
             return _error("import", str(exc))
+        built.append(result)
+        # The decks written together form one bank: a later deck cannot reuse an id.
+        taken_ids = {**taken_ids, **dict.fromkeys(result.imported, str(target or source))}
     skipped = [s for result in built for s in result.skipped]
     notes = [n for deck in pending for n in deck.source.notes]
     report = [(item, "skipped") for item in skipped] + [(note, "note") for note in notes]

@@ -214,3 +214,32 @@ def test_malformed_question_objects_are_skipped(
     assert "not a quizapp question object" in skipped[1]
     back, _ = load_file(out)
     assert back is not None and [q.id for q in back.questions] == ["ok"]
+
+
+def test_an_id_in_two_decks_of_one_file_is_written_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    question = {
+        "id": "same", "type": "flashcard", "difficulty": "easy", "tags": ["t"],
+        "prompt": "P", "back": "B", "explanation": "E",
+    }  # fmt: skip
+    decks = [
+        {"id": d, "title": d, "topic": d, "domain": "X", "exam_weight": 0.5} for d in ("a", "b")
+    ]
+    document = {
+        "format": 1,
+        "decks": decks,
+        "questions": [{**question, "deck": "a"}, {**question, "deck": "b"}],
+    }
+    source = tmp_path / "two.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, _, stderr = cli(capsys, "import", str(source), "--out", str(folder), "--no-default-bank")
+    assert code == 1
+    assert (
+        f"{source}: question 2 ('same'): skipped: id 'same' is already used in {folder / 'a.yaml'}"
+        in stderr
+    )
+    assert [p.name for p in folder.iterdir()] == ["a.yaml"]
+    assert not load_bank([folder]).errors

@@ -64,7 +64,7 @@ def note_draft(note: AnkiNote) -> Draft | Skipped:
         return Skipped(note.where, f"a {notetype} note: quizapp has no cloze type")
 
     if QUIZAPP_ID_FIELD in by_name or notetype.startswith("quizapp question"):
-        return _quizapp_note(note, by_name, names, tags)
+        return _quizapp_note(note, by_name, tags)
 
     if "Front" in by_name and "Back" in by_name:
         front, back = by_name["Front"], by_name["Back"]
@@ -99,9 +99,7 @@ def note_draft(note: AnkiNote) -> Draft | Skipped:
     return Draft(note.where, question, front_text)
 
 
-def _quizapp_note(
-    note: AnkiNote, by_name: dict[str, str], names: list[str | None], tags: list[str]
-) -> Draft | Skipped:
+def _quizapp_note(note: AnkiNote, by_name: dict[str, str], tags: list[str]) -> Draft | Skipped:
     if not note.html:
         return Skipped(
             note.where,
