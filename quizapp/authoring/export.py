@@ -9,8 +9,12 @@ CSV
     column always holds the question's effective topic.
 
 JSON
-    A list of question objects, in bank order. Every object has every key of its type, with
-    `null` for an absent optional value, so the shape is stable:
+    One object, `{"format": 1, "decks": [...], "questions": [...]}`: `format` the version of
+    this shape (JSON_FORMAT_VERSION), `decks` each exported deck's metadata (id, title, topic,
+    domain, exam_weight, description), and `questions` the question objects, in bank order,
+    so that `quizapp import` gives back the same decks and questions. Every question object
+    has every key of its type, with `null` for an absent optional value, so the shape is
+    stable:
 
         id, type, deck (the deck id), topic (effective), difficulty, tags (list),
         source, prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
@@ -221,8 +225,32 @@ def json_to_mapping(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def export_json(questions: Iterable[Question]) -> str:
-    return json.dumps([question_json(q) for q in questions], indent=2, ensure_ascii=False) + "\n"
+JSON_FORMAT_VERSION = 1  # the version of the JSON document's shape (see the module docstring)
+
+
+def deck_json(deck: Deck) -> dict[str, Any]:
+    """A deck's metadata as the JSON export writes it."""
+    return {
+        "id": deck.id,
+        "title": deck.title,
+        "topic": deck.topic,
+        "domain": deck.domain,
+        "exam_weight": deck.exam_weight,
+        "description": deck.description,
+    }
+
+
+def export_json(questions: Iterable[Question], decks: Iterable[Deck] = ()) -> str:
+    """The JSON document: the version, the metadata of the `decks` the questions belong to
+    (in the order given), and the questions."""
+    objects = [question_json(q) for q in questions]
+    used = {obj["deck"] for obj in objects}
+    document = {
+        "format": JSON_FORMAT_VERSION,
+        "decks": [deck_json(d) for d in decks if d.id in used],
+        "questions": objects,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 # -- CSV --------------------------------------------------------------------------------------
@@ -673,11 +701,13 @@ def bank_questions(bank: Bank) -> list[Question]:
 
 __all__ = [
     "EXPORT_FORMATS",
+    "JSON_FORMAT_VERSION",
     "anki_deck_id",
     "anki_guid",
     "bank_questions",
     "card_back",
     "card_front",
+    "deck_json",
     "export_csv",
     "export_json",
     "json_to_mapping",

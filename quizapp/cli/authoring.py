@@ -33,9 +33,11 @@ csv    one row per question, in the columns `quizapp import` reads (see
        cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
        formula) gets a leading ', and so does one starting with 's then one of those;
        `quizapp import` takes exactly that ' off again.
-json   a list of question objects; every object has every key of its type (null when
-       absent): id, type, deck, topic, difficulty, tags, source, prompt, explanation,
-       compute, vary, and choices+shuffle | answer+why_true+why_false |
+json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata and the
+       question objects, so `quizapp import FILE.json` gives back the same decks. Every
+       question object has every key of its type (null when absent): id, type, deck,
+       topic, difficulty, tags, source, prompt, explanation, compute, vary, and
+       choices+shuffle | answer+why_true+why_false |
        answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
 anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
        the question's tags. Deck ids, the note type and note guids are stable, so
@@ -52,6 +54,12 @@ replace the link, not its target), and so are folders, devices, FIFOs and socket
 with --force."""
 _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
 _EXPORT_EPILOG += "\n" + _OUT_RULES + "\n"
+# Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
+IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
+_FROM_HELP = (
+    "the file's format (default: from the extension; a .txt is read as GIFT or as Anki "
+    "notes by its content)"
+)
 # Which option names the file each command writes, for its error messages.
 _OUTPUT_OPTION = {"new": "--deck", "import": "--out", "export": "--out"}
 
@@ -92,9 +100,14 @@ def add_authoring_commands(
 
     imp = subparsers.add_parser(
         "import",
-        help="turn a CSV of questions into a deck file",
+        help="turn a CSV, GIFT, Anki or JSON file of questions into a deck file",
         description=(
             "Turn a CSV (UTF-8, comma-separated, with a header row) into a deck file.\n"
+            "Other formats, chosen by the extension or --from (docs/authoring.md has the\n"
+            "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
+            "#separator:/#html: headers), Anki packages (.apkg) and quizapp's own JSON export\n"
+            "(.json; a file of several decks needs --out FOLDER). Each item that cannot be\n"
+            "imported is reported as WHERE: skipped: reason, and the exit code is 1.\n\n"
             "Every row is checked by quizapp's own loader and lint: a rejected row is reported\n"
             "as FILE.csv:LINE: reason and left out, the other rows are written, and the exit\n"
             "code is 1. Unusable input (not UTF-8, no header, unknown or missing columns) exits\n"
@@ -106,7 +119,8 @@ def add_authoring_commands(
         epilog=_COLUMNS_EPILOG,
         formatter_class=_ImportHelpFormatter,
     )
-    imp.add_argument("csv", metavar="FILE.csv", help="the CSV file")
+    imp.add_argument("csv", metavar="FILE", help="the CSV, GIFT, Anki or JSON file")
+    imp.add_argument("--from", dest="source_format", choices=IMPORT_FORMATS, help=_FROM_HELP)
     imp.add_argument(
         "--out", metavar="FILE.yaml", help=f"write the deck here (default: stdout): {_OUT_HELP}"
     )
@@ -255,6 +269,18 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from quizapp.authoring.importers import ImportInputError
+    from quizapp.cli.importers import import_format, run_import
+
+    if not Path(args.csv).is_file():
+        return _error("import", f"{args.csv}: no such file")
+    try:
+        source_format = import_format(args)
+    except ImportInputError as exc:
+        return _error("import", str(exc))
+    if source_format != "csv":
+        return run_import(args, source_format)
+
     from quizapp.authoring.csv_import import (
         CsvInputError,
         default_deck_info,
@@ -368,7 +394,10 @@ def _export(args: argparse.Namespace) -> int:
         count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
         summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {terminal_safe(out)}"
     else:
-        text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
+        if args.format == "csv":
+            text = ex.export_csv(questions)
+        else:
+            text = ex.export_json(questions, bank.decks)
         if out is None:
             sys.stdout.write(text)
         else:

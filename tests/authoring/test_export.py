@@ -48,7 +48,7 @@ def test_the_fixture_covers_every_type() -> None:
 
 def test_json_round_trips_every_type_field_by_field(tmp_path: Path) -> None:
     deck = fixture_deck()
-    exported = json.loads(export_json(deck.questions))
+    exported = json.loads(export_json(deck.questions, [deck]))["questions"]
     assert [obj["id"] for obj in exported] == [q.id for q in deck.questions]
     path = tmp_path / "back.yaml"
     path.write_text(render_deck(deck_info(deck), [json_to_mapping(o) for o in exported]))
@@ -61,7 +61,7 @@ def test_json_round_trips_every_type_field_by_field(tmp_path: Path) -> None:
 def test_json_round_trips_the_bundled_bank(tmp_path: Path) -> None:
     bank = load_bank([bundled_bank_path()])
     for deck in bank.decks:
-        exported = json.loads(export_json(deck.questions))
+        exported = json.loads(export_json(deck.questions, [deck]))["questions"]
         path = tmp_path / f"{deck.id}.yaml"
         path.write_text(render_deck(deck_info(deck), [json_to_mapping(o) for o in exported]))
         again, _ = load_file(path)
@@ -118,8 +118,11 @@ def test_export_json_cli_writes_the_bundled_bank(
     code, stdout, stderr = cli(capsys, "export", "--format", "json", "--out", str(out))
     assert code == 0, stderr
     assert stdout == ""
-    questions = json.loads(out.read_text(encoding="utf-8"))
-    assert len(questions) == len(load_bank([bundled_bank_path()]).questions)
+    document = json.loads(out.read_text(encoding="utf-8"))
+    bank = load_bank([bundled_bank_path()])
+    assert document["format"] == 1
+    assert [d["id"] for d in document["decks"]] == [d.id for d in bank.decks]
+    assert len(document["questions"]) == len(bank.questions)
 
 
 def test_export_reports_broken_questions_and_exports_the_rest(
@@ -133,7 +136,7 @@ def test_export_reports_broken_questions_and_exports_the_rest(
     code, stdout, stderr = cli(capsys, "export", "--format", "json", str(broken))
     assert code == 1
     assert "unknown key 'bogus'" in stderr and "left out" in stderr
-    assert [q["id"] for q in json.loads(stdout)] == [
+    assert [q["id"] for q in json.loads(stdout)["questions"]] == [
         q.id for q in fixture_deck().questions if q.id != "et-flashcard"
     ]
 
@@ -259,7 +262,7 @@ def test_the_cli_wires_the_authoring_commands(run_cli) -> None:
     """`python -m quizapp export` must reach this module (build_parser registers it)."""
     result = run_cli("export", "--format", "json", str(EVERY_TYPE))
     assert result.returncode == 0, result.stderr
-    assert len(json.loads(result.stdout)) == len(fixture_deck().questions)
+    assert len(json.loads(result.stdout)["questions"]) == len(fixture_deck().questions)
 
 
 def test_anki_fronts_do_not_give_the_answer_away_by_position() -> None:

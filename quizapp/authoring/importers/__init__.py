@@ -1,0 +1,185 @@
+"""`quizapp import` from what teachers already have: GIFT, Anki and quizapp's own JSON.
+
+    format      files        read by                  becomes
+    gift        .gift, .txt  importers.gift           choice, true/false and numeric questions
+    anki-text   .txt         importers.anki_text      flashcards; quizapp's own cards as themselves
+    apkg        .apkg        importers.apkg           the same, from an Anki package
+    json        .json        importers.quizapp_json   the exported decks, as they were
+
+(CSV stays with quizapp.authoring.csv_import.) The format comes from the file's extension; a
+`.txt` file is Anki's when it starts with Anki's `#separator:`/`#html:` headers, GIFT when it
+reads like GIFT (`::title::`, `$CATEGORY:`, an answer block), and Anki's again when its lines
+hold tabs. `--from` names the format outright.
+
+Each reader reports every item it cannot import, with the reason, and
+quizapp.authoring.importers.common builds a deck that passes `quizapp lint`.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from quizapp.authoring.importers.common import (
+    BuiltDeck,
+    DeckInfo,
+    ImportInputError,
+    Skipped,
+    SourceResult,
+    build_deck,
+    check_deck,
+    default_deck_info,
+    read_text_file,
+    slugify,
+)
+
+IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
+_BY_SUFFIX = {".csv": "csv", ".gift": "gift", ".apkg": "apkg", ".json": "json"}
+_GIFT_HINT = re.compile(
+    r"(?m)^\s*::|^\s*\$CATEGORY:|\{\s*(?:T|F|TRUE|FALSE)\s*(?:#[^{}]*)?\}|\{[^{}]*[=~#][^{}]*\}"
+)
+
+
+def detect_format(path: Path) -> str:
+    """The import format of `path`, from its extension (and, for .txt, its first lines)."""
+    suffix = path.suffix.lower()
+    if suffix in _BY_SUFFIX:
+        return _BY_SUFFIX[suffix]
+    if suffix == ".txt":
+        from quizapp.authoring.importers.anki_text import has_anki_header
+
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(65536).decode("utf-8-sig", errors="replace")
+        except OSError as exc:
+            raise ImportInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if has_anki_header(head):
+            return "anki-text"
+        if _GIFT_HINT.search(head):
+            return "gift"
+        if "\t" in head:
+            return "anki-text"
+        raise ImportInputError(
+            f"{path} reads neither as GIFT nor as an Anki text export; "
+            "name the format with --from gift or --from anki-text"
+        )
+    raise ImportInputError(
+        f"{path}: quizapp imports .csv, .gift, .txt (GIFT or Anki notes), .apkg and .json "
+        "files; name the format with --from"
+    )
+
+
+@dataclass(frozen=True)
+class DeckOptions:
+    """The deck metadata the command line gives (None: not given)."""
+
+    deck_id: str | None = None
+    title: str | None = None
+    topic: str | None = None
+    domain: str | None = None
+    weight: float | None = None
+
+    def given(self) -> list[str]:
+        names = {"deck_id": "--deck-id", "title": "--title", "topic": "--topic"}
+        names |= {"domain": "--domain", "weight": "--weight"}
+        return [flag for key, flag in names.items() if getattr(self, key) is not None]
+
+
+@dataclass
+class PendingDeck:
+    """A deck read from the source, not yet checked and built."""
+
+    deck: DeckInfo
+    source: SourceResult
+
+
+def read_decks(path: Path, fmt: str, options: DeckOptions) -> list[PendingDeck]:
+    """The decks in the file (one, except for a JSON export of several). Raises
+    ImportInputError for a file that cannot be imported at all."""
+    name = str(path)
+    if fmt == "json":
+        return _json_decks(path, options)
+    if fmt == "gift":
+        from quizapp.authoring.importers.gift import parse_gift
+
+        source = parse_gift(read_text_file(path, "GIFT"), name)
+    elif fmt == "anki-text":
+        from quizapp.authoring.importers.anki_text import parse_anki_text
+
+        source = parse_anki_text(read_text_file(path, "Anki text"), name)
+    elif fmt == "apkg":
+        from quizapp.authoring.importers.apkg import read_apkg
+
+        source = read_apkg(path, name)
+    else:
+        raise ImportInputError(f"unknown import format {fmt!r}")
+    deck_id = options.deck_id
+    if deck_id is None and source.title:
+        deck_id = slugify(source.title) or None
+    deck = default_deck_info(
+        path,
+        deck_id=deck_id,
+        title=options.title if options.title is not None else source.title,
+        topic=options.topic,
+        domain=options.domain,
+        weight=options.weight,
+    )
+    return [PendingDeck(deck, source)]
+
+
+def _json_decks(path: Path, options: DeckOptions) -> list[PendingDeck]:
+    from quizapp.authoring.importers.quizapp_json import parse_quizapp_json
+
+    decks = parse_quizapp_json(read_text_file(path, "JSON"), str(path))
+    if len(decks) > 1 and options.given():
+        raise ImportInputError(
+            f"{path} holds {len(decks)} decks ({', '.join(d.id or '?' for d in decks)}); "
+            f"{', '.join(options.given())} set one deck's metadata: import a file of one deck"
+        )
+    pending: list[PendingDeck] = []
+    for found in decks:
+        base = found.info or default_deck_info(f"{found.id}.json" if found.id else path)
+        deck = replace(
+            base,
+            **{
+                key: value
+                for key, value in (
+                    ("id", options.deck_id),
+                    ("title", options.title),
+                    ("topic", options.topic),
+                    ("domain", options.domain),
+                    ("exam_weight", options.weight),
+                )
+                if value is not None
+            },
+        )
+        pending.append(PendingDeck(deck, found.source))
+    return pending
+
+
+def build(
+    pending: PendingDeck,
+    *,
+    taken_ids: Mapping[str, str] | None = None,
+    taken_decks: Mapping[str, str] | None = None,
+) -> BuiltDeck:
+    """Check the deck's metadata (raises CsvInputError naming the option), then build it."""
+    with tempfile.TemporaryDirectory(prefix="quizapp-import-") as scratch:
+        check_deck(pending.deck, Path(scratch), taken_decks)
+    return build_deck(pending.source, pending.deck, taken_ids=taken_ids)
+
+
+__all__ = [
+    "IMPORT_FORMATS",
+    "BuiltDeck",
+    "DeckOptions",
+    "ImportInputError",
+    "PendingDeck",
+    "Skipped",
+    "build",
+    "detect_format",
+    "read_decks",
+]
