@@ -13,7 +13,7 @@ from quizapp.bank.claims import MAX_CLAIMS
 
 HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
 CARD = (
-    "  - id: {qid}\n    type: flashcard\n    prompt: P\n    explanation: E\n"
+    "  - id: {qid}\n    type: flashcard\n    prompt: Prompt of {qid}\n    explanation: E\n"
     "    difficulty: easy\n    tags: [t]\n    back: B\n"
 )
 
@@ -244,4 +244,4 @@ def test_says_cannot_carry_control_characters_to_the_terminal(tmp_path: Path) ->
         tmp_path, card(MHA + '        - claim: head_dim == 64\n          says: "red \\e[31m"\n')
     )
     _, diagnostics = load_file(path)
-    assert [(d.line, d.code) for d in diagnostics] == [(15, "bad-claim")]
+    assert [(d.line, d.code) for d in diagnostics] == [(15, "control-character")]
