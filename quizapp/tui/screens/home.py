@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
+from quizapp.tui.widgets.history_status import HistoryStatus
 
 ALL_DECKS = "__all__"
 
@@ -33,6 +34,7 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield HistoryStatus()  # up while answers wait to be saved
         with Horizontal(id="home-body"):
             with Vertical(id="deck-pane"):
                 yield Label("Decks", classes="pane-title")
