@@ -352,7 +352,12 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.stats import StatsScreen
 
         # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
-        self.push_screen(StatsScreen(compute_stats(self.history, self.bank.questions, utc_now())))
+        history = self.history
+        stats = self.history_writes.read(
+            lambda: compute_stats(history, self.bank.questions, utc_now()), "the statistics"
+        )
+        if stats is not None:
+            self.push_screen(StatsScreen(stats))
 
     def action_suspended(self) -> None:
         """Bring suspended cards back into drills."""
@@ -393,7 +398,14 @@ class QuizApp(App[None]):
         now = utc_now()
         view = self.history_writes.view()
         assert view is not None  # the history is open
-        queue = build_drill_queue(view, questions, now, new_per_day=self.settings.new_cards_per_day)
+        queue = self.history_writes.read(
+            lambda: build_drill_queue(
+                view, questions, now, new_per_day=self.settings.new_cards_per_day
+            ),
+            "today's drill",
+        )
+        if queue is None:
+            return
         if not len(queue):
             self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10)
             return
@@ -438,7 +450,7 @@ class QuizApp(App[None]):
         unsaved = self.history_writes.quit_warning()
         if unsaved:
             question = question or "Quit with answers not saved yet?"
-            detail = f"{detail} {unsaved}" if detail else unsaved
+            detail = f"{detail}\n{unsaved}" if detail else unsaved
         if question is None:
             self.exit()
             return

@@ -18,12 +18,13 @@ ends, with exit status 1) and the app runs without saving.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.srs.history_file import HistoryError
+from quizapp.srs.history_file import HistoryError, cause
 from quizapp.srs.writer import (
     AnswerWrite,
     ExamWrite,
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.pending import PendingView
     from quizapp.srs.store import ReviewStore
+
+_T = TypeVar("_T")
 
 QUIET_SECONDS = 1.0  # a write that takes longer than this shows in the status bar
 QUIT_FLUSH_SECONDS = 3.0  # quitting with writes pending tries this long more
@@ -100,14 +103,20 @@ class HistoryService:
     async def close(self, timeout: float = QUIT_FLUSH_SECONDS) -> int:
         """Try to save what waits (up to `timeout` s, off the UI thread), then stop the writer.
         Returns how many writes were left unsaved."""
+        self._close_reader()
         if self.writer is not None:
             self.unsaved_at_exit = await asyncio.to_thread(self.writer.close, timeout)
         return self.unsaved_at_exit
 
     def close_now(self) -> None:
         """On unmount: the app is going anyway; one last bounded try."""
+        self._close_reader()
         if self.writer is not None and self.writer.status().state not in ("closed", "failed"):
             self.unsaved_at_exit = self.writer.close(UNMOUNT_FLUSH_SECONDS)
+
+    def _close_reader(self) -> None:
+        # First: the writer's connection, closing last, checkpoints and removes the -wal (a
+        # read-only connection closing last cannot).
         if self.reader is not None:
             self.reader.close()
             self.reader = None
@@ -225,7 +234,7 @@ class HistoryService:
         what = _what(status.pending, status.pending_answers)
         why = f" ({status.last_error})" if status.last_error else ""
         return (
-            f"{what} not saved yet{why}. Quitting tries once more for up to "
+            f"{what} not saved yet{why}.\nQuitting tries once more for up to "
             f"{QUIT_FLUSH_SECONDS:g} s; what is still unsaved then is lost."
         )
 
@@ -240,8 +249,26 @@ class HistoryService:
         pending = self.writer.pending_writes() if self.writer is not None else []
         return PendingView(self.reader, pending)
 
+    def read(self, reading: Callable[[], _T], what: str) -> _T | None:
+        """Run a read of the history on the UI thread; an error (an I/O error, damage found
+        on the way) is a notification, not a crash, and the result is None."""
+        try:
+            return reading()
+        except sqlite3.Error as exc:
+            self.app.notify(
+                f"Reading {what} from {self.path} failed: {cause(exc)}",
+                title="Review history",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
+            return None
+
     def deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
         """Per deck id: (due now, never seen). Empty without a history."""
+        return self.read(lambda: self._deck_counts(bank), "the due and new counts") or {}
+
+    def _deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
         view = self.view()
         if view is None:
             return {}
@@ -335,4 +362,4 @@ class HistoryService:
 
     def suspended_ids(self) -> list[str]:
         view = self.view()
-        return [] if view is None else view.suspended_ids()
+        return [] if view is None else self.read(view.suspended_ids, "suspended cards") or []

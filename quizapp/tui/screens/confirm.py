@@ -10,6 +10,8 @@ from textual.widgets import Button, Label
 
 
 class Confirm(ModalScreen[bool]):
+    # The detail wraps inside the dialog: it may carry an error message of any length.
+    DEFAULT_CSS = "Confirm .dialog-detail { width: 100%; }"
     BINDINGS = [
         Binding("y", "dismiss(True)", "Yes"),
         Binding("n,escape", "dismiss(False)", "No"),
@@ -24,7 +26,7 @@ class Confirm(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="dialog-title")
             if self.detail:
-                yield Label(self.detail)
+                yield Label(self.detail, classes="dialog-detail", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Yes (y)", variant="error", id="yes")
                 yield Button("No (n)", variant="primary", id="no")
