@@ -186,13 +186,7 @@ class HistoryService:
 
     def _failed(self, reason: str) -> None:
         self.failure = reason
-        self.app.notify(
-            f"{reason}. Answers will not be saved.",
-            title="Review history",
-            severity="error",
-            timeout=20,
-            markup=False,
-        )
+        self._error(f"{reason}. Answers will not be saved.", timeout=20)
         callbacks, self._when_open, self._when_failed = self._when_failed, [], []
         for otherwise in callbacks:
             otherwise()
@@ -255,14 +249,14 @@ class HistoryService:
         try:
             return reading()
         except sqlite3.Error as exc:
-            self.app.notify(
-                f"Reading {what} from {self.path} failed: {cause(exc)}",
-                title="Review history",
-                severity="error",
-                timeout=10,
-                markup=False,
-            )
+            self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
             return None
+
+    def _error(self, message: str, timeout: float) -> None:
+        # Literal text: paths and SQLite's messages may hold brackets.
+        self.app.notify(
+            message, title="Review history", severity="error", timeout=timeout, markup=False
+        )
 
     def deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
         """Per deck id: (due now, never seen). Empty without a history."""

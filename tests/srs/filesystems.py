@@ -1,5 +1,5 @@
 """Real file systems for fault tests: a small tmpfs that fills up, a read-only bind mount,
-special files made with mknod. Mounting needs root on Linux (as in CI and containers);
+special files made with mknod, a lock held by another connection. Mounting needs root on Linux (as in CI and containers);
 elsewhere the tests that need it skip with the reason."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -59,6 +60,21 @@ def read_only_view(source: Path, point: Path) -> Iterator[Path]:
         yield point
     finally:
         _unmount(point)
+
+
+class Lock:
+    """BEGIN EXCLUSIVE from a second sqlite3 connection, as another program would hold it."""
+
+    def __init__(self, path: Path) -> None:
+        self.connection = sqlite3.connect(path, isolation_level=None)
+        self.connection.execute("BEGIN EXCLUSIVE")
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.connection.execute("COMMIT")
+            self.connection.close()
 
 
 def fill(folder: Path) -> Path:

@@ -23,6 +23,7 @@ from quizapp.srs.writer import (
     WriterClosed,
     WriterStatus,
 )
+from tests.srs.filesystems import Lock
 
 T0 = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)
 DEADLINE = 20.0
@@ -81,18 +82,6 @@ def writer(path: Path) -> Iterator[HistoryWriter]:
     wait_until(lambda: writer.status().state == "open", "the history to open")
     yield writer
     writer.close(5)
-
-
-class Lock:
-    """BEGIN EXCLUSIVE from a second sqlite3 connection, as another program would hold it."""
-
-    def __init__(self, path: Path) -> None:
-        self.connection = sqlite3.connect(path, isolation_level=None)
-        self.connection.execute("BEGIN EXCLUSIVE")
-
-    def release(self) -> None:
-        self.connection.execute("COMMIT")
-        self.connection.close()
 
 
 def test_writes_are_saved_in_order_off_the_callers_thread(path: Path) -> None:
