@@ -54,12 +54,14 @@ async def open_session(pilot: Pilot, app: QuizApp):
 
 async def answer_while_locked(pilot: Pilot, app: QuizApp, db: Path):
     """Open a session, lock the history, answer the first question right and wait for the
-    bar to say it is retrying. Returns the screen and the lock (still held)."""
+    bar to say it is retrying. Returns the screen, the question answered and the lock (still
+    held)."""
     screen = await open_session(pilot, app)
+    answered = screen.question.id
     lock = Lock(db)
     await answer_current(pilot, screen, right=True)
     await wait_for(pilot, lambda: "retrying" in status_bar(app))
-    return screen, lock
+    return screen, answered, lock
 
 
 class Heartbeat:
@@ -140,9 +142,8 @@ def test_undo_of_an_answer_still_waiting_takes_it_out_of_the_queue(tmp_path: Pat
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        screen, lock = await answer_while_locked(pilot, app, db)
+        screen, first, lock = await answer_while_locked(pilot, app, db)
         try:
-            first = screen.question.id
             await pilot.press("u")
             await wait_for(pilot, lambda: screen.state == "asking" and status_bar(app) == "")
             assert screen.question.id == first
@@ -167,7 +168,7 @@ def test_quitting_with_answers_waiting_says_how_many_and_tries_once_more(
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        screen, lock = await answer_while_locked(pilot, app, db)
+        screen, _, lock = await answer_while_locked(pilot, app, db)
         try:
             await pilot.press("ctrl+q")
             await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
