@@ -361,8 +361,16 @@ def _run_app(
         length=args.length,
         shuffle=not args.no_shuffle,
     )
-    QuizApp(bank, options).run()
-    return 0
+    app = QuizApp(bank, options)
+    app.run()
+    # The app cannot print while it owns the terminal: what went wrong with the history (not
+    # opened, answers left unsaved) is said here, once it is gone, and the exit status is 1.
+    for line in app.history_writes.exit_notes():
+        print(f"quizapp: {line}", file=sys.stderr)
+    problems = app.history_writes.exit_problems()
+    for line in problems:
+        print(f"quizapp: error: {line}", file=sys.stderr)
+    return 1 if problems else (app.return_code or 0)
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -1,12 +1,14 @@
 """`quizapp stats`: the review history summed up, as Rich tables or (with --json) as JSON.
 
-The JSON keys are documented in docs/stats.md. Nothing here imports torch or textual, and a
-history file that does not exist yet is not created: the figures are simply all zero.
+The JSON keys are documented in docs/stats.md. Nothing here imports torch or textual. The
+history is opened read-only: nothing is created, migrated or moved aside, and a history file
+that does not exist yet reads as all zero.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -37,8 +39,9 @@ def run_stats(
     Exit 0 on success, 1 when the history cannot be used (one line on stderr), 2 for a bad
     `days`.
     """
+    from quizapp.srs.history_file import HistoryError, reading_error
     from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.store import HistoryError, ReviewStore
+    from quizapp.srs.store import ReviewStore
 
     if days < 1:
         print(f"quizapp stats: error: --days must be at least 1, not {days}", file=sys.stderr)
@@ -47,15 +50,16 @@ def run_stats(
     now = now or utc_now()
     db_path = Path(db_path)
     try:
-        # A history not yet started is read as empty, without leaving a file behind.
-        store = ReviewStore.open(db_path if db_path.exists() else ":memory:")
+        # Read only: nothing is created, migrated or moved aside, and a history not yet
+        # started reads as empty.
+        with ReviewStore.open_readonly(db_path) as store:
+            stats = replace(compute_stats(store, questions, now, days=days), db_path=db_path)
     except HistoryError as exc:
         print(error_line("quizapp stats", exc), file=sys.stderr)
         return 1
-    with store:
-        if store.notice:
-            print(f"quizapp stats: {terminal_safe(store.notice)}", file=sys.stderr)
-        stats = replace(compute_stats(store, questions, now, days=days), db_path=db_path)
+    except sqlite3.Error as exc:  # damage or trouble found while reading: said, not acted on
+        print(error_line("quizapp stats", reading_error(db_path, exc)), file=sys.stderr)
+        return 1
     if as_json:
         print(json.dumps(stats.as_json(), indent=2))
     else:

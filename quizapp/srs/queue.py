@@ -9,9 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from quizapp.bank.model import Question
 from quizapp.srs.store import ReviewStore
+
+if TYPE_CHECKING:
+    from quizapp.srs.pending import PendingView
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,7 @@ def start_of_day(now: datetime) -> datetime:
 
 
 def build_drill_queue(
-    store: ReviewStore,
+    store: ReviewStore | PendingView,
     questions: Mapping[str, Question],
     now: datetime,
     *,

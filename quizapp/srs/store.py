@@ -1,78 +1,43 @@
-"""Review history in SQLite: every answer committed the moment it is given.
+"""Review history in SQLite: every answer committed in one transaction.
 
 - WAL mode and `synchronous=FULL`: a `kill -9` (or a power cut) loses nothing committed.
 - A busy timeout, and `BEGIN IMMEDIATE` for every write, so two instances can share a file.
 - `PRAGMA application_id` marks the file as ours and `user_version` carries the schema
-  version, which `MIGRATIONS` brings forward one step at a time.
-- A file at the path that is not ours, or is damaged, is moved aside (never overwritten) and
-  a fresh database starts; `ReviewStore.notice` says what happened and where the file went.
+  version, which `MIGRATIONS` brings forward one step at a time (quizapp/srs/schema.py).
+- Opening (quizapp/srs/history_file.py) moves a file aside only when it is proved damaged or
+  foreign, and `ReviewStore.notice` says where it went; anything else that stands in the way
+  (a full disk, a lock, a device at the path…) is a HistoryError and the file stays as it was.
+- `open_readonly` (for `quizapp stats`) creates, migrates and moves nothing.
 
-Times are stored as integer milliseconds since the Unix epoch, UTC.
+The app writes through quizapp/srs/writer.py, off the UI thread. Times are stored as integer
+milliseconds since the Unix epoch, UTC.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
 
+from quizapp.srs import history_file
+from quizapp.srs.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
+from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
-APPLICATION_ID = 0x51554941  # "QUIA"
-SCHEMA_VERSION = 1
-BUSY_TIMEOUT_MS = 10_000
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-MIGRATIONS: dict[int, Sequence[str]] = {
-    1: (
-        """CREATE TABLE cards (
-            question_id TEXT PRIMARY KEY,
-            card_json TEXT NOT NULL,           -- py-fsrs Card.to_dict()
-            state INTEGER NOT NULL,            -- fsrs State: 1 learning, 2 review, 3 relearning
-            due_ms INTEGER NOT NULL,
-            first_review_ms INTEGER NOT NULL,
-            last_review_ms INTEGER NOT NULL
-        )""",
-        "CREATE INDEX cards_by_due ON cards(due_ms)",
-        "CREATE INDEX cards_by_first_review ON cards(first_review_ms)",
-        """CREATE TABLE reviews (
-            id INTEGER PRIMARY KEY,
-            question_id TEXT NOT NULL,
-            deck_id TEXT NOT NULL,
-            topic TEXT NOT NULL,
-            kind TEXT NOT NULL,                -- quiz, drill or exam
-            reviewed_ms INTEGER NOT NULL,
-            rating INTEGER NOT NULL,           -- 1 Again, 2 Hard, 3 Good, 4 Easy
-            correct INTEGER NOT NULL,
-            duration_ms INTEGER,
-            state_before INTEGER,              -- NULL for a card's first review
-            card_before TEXT                   -- for undo; NULL when the card was new
-        )""",
-        "CREATE INDEX reviews_by_time ON reviews(reviewed_ms)",
-        "CREATE INDEX reviews_by_question ON reviews(question_id, reviewed_ms)",
-        """CREATE TABLE card_flags (
-            question_id TEXT PRIMARY KEY,
-            suspended INTEGER NOT NULL DEFAULT 0,
-            buried_until_ms INTEGER
-        )""",
-        """CREATE TABLE exams (
-            id INTEGER PRIMARY KEY,
-            taken_ms INTEGER NOT NULL,
-            questions INTEGER NOT NULL,
-            correct INTEGER NOT NULL,
-            passed INTEGER NOT NULL,
-            threshold REAL NOT NULL,
-            seconds REAL NOT NULL,
-            detail TEXT NOT NULL               -- JSON: by-topic scores, seed, missed ids
-        )""",
-    ),
-}
+__all__ = [
+    "APPLICATION_ID",
+    "BUSY_TIMEOUT_MS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "HistoryError",
+    "ReviewRow",
+    "ReviewStore",
+    "from_ms",
+    "to_ms",
+]
 
 
 def to_ms(moment: datetime) -> int:
@@ -96,10 +61,6 @@ class ReviewRow:
     state_before: int | None
 
 
-class HistoryError(Exception):
-    """The history file cannot be used (and could not be moved aside)."""
-
-
 class ReviewStore:
     def __init__(
         self, connection: sqlite3.Connection, path: Path | None, notice: str | None
@@ -113,28 +74,31 @@ class ReviewStore:
 
     @classmethod
     def open(cls, path: str | Path) -> ReviewStore:
+        """Open (creating or migrating if need be) the history to read and write."""
         path = Path(path)
-        notice = None
-        if str(path) != ":memory:":
-            if path.is_dir():
-                # A folder is never a history someone damaged: it is a mistyped --db. Refuse it
-                # rather than rename someone's folder out of the way.
-                raise HistoryError(f"{path} is a folder; give --db the path of a file")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            problem = _while_busy(path, lambda: _inspect(path))
-            if problem:
-                moved = _move_aside(path)
-                notice = f"{path} {problem}; it was moved to {moved} and a fresh history started"
-        try:
-            connection = _while_busy(path, lambda: _open_migrated(path))
-        except sqlite3.DatabaseError as exc:
-            if str(path) == ":memory:":
-                raise
-            # Damage that only shows once SQLite reads past the header.
-            moved = _move_aside(path)
-            notice = f"{path} could not be read ({exc}); it was moved to {moved} and a fresh history started"
-            connection = _while_busy(path, lambda: _open_migrated(path))
-        return cls(connection, None if str(path) == ":memory:" else path, notice)
+        connection, notice = history_file.open_for_writing(path)
+        return cls(connection, None if path == MEMORY else path, notice)
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> ReviewStore:
+        """Open the history to read only: nothing is created, migrated or moved, and a missing
+        history reads as empty."""
+        path = Path(path)
+        return cls(history_file.open_for_reading(path), path, None)
+
+    @classmethod
+    def open_reader(cls, path: str | Path) -> ReviewStore:
+        """A read-only connection beside a writer that has opened the file already."""
+        path = Path(path)
+        return cls(history_file.open_reader(path), path, None)
+
+    def reopen(self) -> None:
+        """Replace the connection with a fresh one to the same file (after I/O errors)."""
+        if self.path is None:
+            return
+        connection = history_file.reconnect(self.path)
+        self.connection.close()
+        self.connection = connection
 
     def close(self) -> None:
         self.connection.close()
@@ -277,6 +241,13 @@ class ReviewStore:
         )
         return [r[0] for r in rows]
 
+    def buried_ids(self, now: datetime) -> set[str]:
+        """Cards buried until after `now` (suspended or not)."""
+        rows = self.connection.execute(
+            "SELECT question_id FROM card_flags WHERE buried_until_ms > ?", (to_ms(now),)
+        )
+        return {r[0] for r in rows}
+
     def hidden_ids(self, now: datetime) -> set[str]:
         """Suspended cards, and cards buried until after `now`."""
         rows = self.connection.execute(
@@ -348,6 +319,28 @@ class ReviewStore:
     def review_count(self) -> int:
         return self.connection.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
 
+    def find_review(
+        self,
+        *,
+        question_id: str,
+        when: datetime,
+        kind: str,
+        rating: Rating,
+        duration_ms: int | None,
+    ) -> int | None:
+        """The id of a review with exactly these fields, or None: a writer retrying an answer
+        whose COMMIT reported an error looks first, so the answer is never stored twice."""
+        row = self.connection.execute(
+            "SELECT id FROM reviews WHERE question_id = ? AND reviewed_ms = ? AND kind = ?"
+            " AND rating = ? AND duration_ms IS ? ORDER BY id DESC LIMIT 1",
+            (question_id, to_ms(when), kind, int(rating), duration_ms),
+        ).fetchone()
+        return None if row is None else row[0]
+
+    def has_review(self, review_id: int) -> bool:
+        row = self.connection.execute("SELECT 1 FROM reviews WHERE id = ?", (review_id,))
+        return row.fetchone() is not None
+
     # -- exams --------------------------------------------------------------------------------
 
     def record_exam(
@@ -376,6 +369,13 @@ class ReviewStore:
                 ),
             )
             return int(cursor.lastrowid or 0)
+
+    def find_exam(self, taken: datetime) -> int | None:
+        """The id of the exam taken at `taken`, or None (for a writer's retry, as find_review)."""
+        row = self.connection.execute(
+            "SELECT id FROM exams WHERE taken_ms = ? ORDER BY id DESC LIMIT 1", (to_ms(taken),)
+        ).fetchone()
+        return None if row is None else row[0]
 
     def exams(self) -> list[dict[str, object]]:
         rows = self.connection.execute(
@@ -417,162 +417,4 @@ class _Transaction:
         if exc_type is None:
             self.connection.execute("COMMIT")
         else:
-            self.connection.execute("ROLLBACK")
-
-
-def _configure(connection: sqlite3.Connection, path: Path) -> None:
-    # The caller connects with isolation_level=None (we issue BEGIN/COMMIT ourselves, so
-    # nothing is left uncommitted) and has set the busy timeout.
-    if str(path) != ":memory:":
-        connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("PRAGMA synchronous = FULL")
-    connection.execute("PRAGMA foreign_keys = ON")
-
-
-def _open_migrated(path: Path) -> sqlite3.Connection:
-    # A connection that fails here is closed: it must not hold a file that is refused (a newer
-    # schema) or about to be moved aside.
-    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    try:
-        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _refuse_newer(connection)  # before the switch to WAL: a refused file is left as it was
-        _configure(connection, path)
-        _migrate(connection)
-    except BaseException:
-        connection.close()
-        raise
-    return connection
-
-
-def _refuse_newer(connection: sqlite3.Connection) -> int:
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise HistoryError(
-            f"this history was written by a newer quizapp (schema {version}; this one reads up to "
-            f"{SCHEMA_VERSION}); upgrade quizapp to use it"
-        )
-    return version
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    return "locked" in str(exc) or "busy" in str(exc)
-
-
-_T = TypeVar("_T")
-
-
-def _while_busy(path: Path, attempt: Callable[[], _T]) -> _T:
-    """Retry `attempt` while another instance holds a lock the busy timeout does not cover.
-
-    Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at
-    once (without waiting) when two connections both try; so can a read-only probe racing
-    that switch. Busy means "in use", never "damaged": nothing is moved aside for it."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    delay = 0.005
-    while True:
-        try:
-            return attempt()
-        except sqlite3.OperationalError as exc:
-            if not _is_busy(exc):
-                raise
-            if time.monotonic() > deadline:
-                raise HistoryError(
-                    f"{path} is in use by another program and stayed locked ({exc})"
-                ) from exc
-        time.sleep(delay)
-        delay = min(delay * 2, 0.1)
-
-
-def _migrate(connection: sqlite3.Connection) -> None:
-    version = _refuse_newer(connection)
-    if version == SCHEMA_VERSION:
-        return
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        # Another instance may have migrated while we waited for the lock.
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        for step in range(version + 1, SCHEMA_VERSION + 1):
-            for statement in MIGRATIONS[step]:
-                connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {step}")
-        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-
-
-def _inspect(path: Path) -> str | None:
-    """Why the file at `path` cannot be our history, or None if it can (or is not there)."""
-    if not path.exists():
-        return None
-    if path.is_dir():
-        return "is a folder"
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror})"
-    if not header:
-        return None  # an empty file: SQLite starts a database in it
-    if not header.startswith(SQLITE_MAGIC):
-        return "is not a SQLite database"
-    if len(header) < 100:
-        return "is a truncated SQLite database"
-    application_id = int.from_bytes(header[68:72], "big")
-    if application_id not in (0, APPLICATION_ID):
-        return "belongs to another application"
-    try:
-        # as_uri() percent-encodes the path: a bare `file:{path}` would stop at a `?` or `#`
-        # in a folder name and probe (and create) some other file.
-        probe = sqlite3.connect(
-            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000
-        )
-        try:
-            # One read transaction: the id and the tables from the same snapshot, even while
-            # another instance is migrating this file.
-            probe.execute("BEGIN")
-            # The header on disk can lag the WAL (where our migration wrote application_id
-            # until a checkpoint); SQLite's own answer includes the WAL.
-            application_id = probe.execute("PRAGMA application_id").fetchone()[0]
-            if application_id not in (0, APPLICATION_ID):
-                return "belongs to another application"
-            tables = {
-                r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-            if application_id == 0 and tables:
-                # Our migration marks the file in the transaction that creates the tables.
-                return "is a SQLite database of another application"
-            verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
-            if verdict != "ok":
-                return f"is damaged ({verdict})"
-        finally:
-            probe.close()
-    except sqlite3.DatabaseError as exc:
-        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
-            raise  # in use, not damaged: the caller waits and looks again
-        return f"is damaged ({exc})"
-    return None
-
-
-def _move_aside(path: Path) -> Path:
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(f"{path.name}.unusable-{stamp}")
-    counter = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.unusable-{stamp}-{counter}")
-        counter += 1
-    try:
-        os.replace(path, target)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                os.replace(side, target.with_name(target.name + suffix))
-    except OSError as exc:
-        raise HistoryError(
-            f"{path} cannot be used and cannot be moved aside: {exc.strerror}"
-        ) from exc
-    return target
+            history_file.rollback(self.connection)

@@ -14,6 +14,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import markup_escaped
 
@@ -64,8 +65,8 @@ class QuizApp(App[None]):
         self.bank = bank
         self.options = options
         self.lab = LabService(options.device)
-        self.history: ReviewStore | None = None
-        self._answer_log: list[int | None] = []  # review ids this app wrote, for undo
+        # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
+        self.history_writes = HistoryService(self, options.db_path)
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
@@ -89,10 +90,11 @@ class QuizApp(App[None]):
         self.log.info(f"quizapp: first screen after {self.startup_seconds * 1000:.0f} ms")
         if self.options.warm_up:
             self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
-        self._open_history()
+        self.history_writes.start()
         self._start_watching()
         if self.options.start == "drill":
-            self.start_drill()
+            # A drill is built from the history: without one there is nothing to drill.
+            self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
         elif self.options.start == "exam":
             self.start_exam(**self.options.exam)
         elif self.options.start == "preview":
@@ -104,32 +106,10 @@ class QuizApp(App[None]):
 
         return self.options.settings or Settings()
 
-    def _open_history(self) -> None:
-        """Opened after the first frame: SQLite and FSRS are not needed to draw the home screen."""
-        if self.options.db_path is None:
-            return
-        from quizapp.srs.store import HistoryError, ReviewStore
-
-        try:
-            self.history = ReviewStore.open(self.options.db_path)
-        except (HistoryError, OSError) as exc:
-            self.notify(
-                f"{exc}. Answers will not be saved.",
-                title="Review history",
-                severity="error",
-                timeout=15,
-                markup=False,
-            )
-            return
-        if self.history.notice:
-            self.notify(
-                self.history.notice,
-                title="Review history",
-                severity="warning",
-                timeout=15,
-                markup=False,
-            )
-        self.refresh_home()
+    @property
+    def history(self) -> ReviewStore | None:
+        """The history for reading, on the UI thread; None until it is open (or without one)."""
+        return self.history_writes.reader
 
     def refresh_home(self) -> None:
         from quizapp.tui.screens.home import HomeScreen
@@ -215,20 +195,8 @@ class QuizApp(App[None]):
             self.notify(f"Problems fixed: {path}", title="Bank files", timeout=4, markup=False)
 
     def deck_counts(self) -> dict[str, tuple[int, int]]:
-        """Per deck id: (due now, never seen). Empty without a history."""
-        if self.history is None:
-            return {}
-        from quizapp.srs.scheduling import utc_now
-
-        now = utc_now()
-        hidden = self.history.hidden_ids(now)
-        due = set(self.history.due_ids(now)) - hidden
-        known = self.history.known_ids()
-        counts: dict[str, tuple[int, int]] = {}
-        for deck in self.bank.decks:
-            ids = {q.id for q in deck.questions} - hidden
-            counts[deck.id] = (len(ids & due), len(ids - known))
-        return counts
+        """Per deck id: (due now, never seen), counting answers still waiting to be saved."""
+        return self.history_writes.deck_counts(self.bank)
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -324,42 +292,13 @@ class QuizApp(App[None]):
     def on_answer(
         self, question: Question, grade: Grade, seconds: float, kind: str = "quiz"
     ) -> None:
-        """Called the moment an answer is graded: it is in the history before the feedback shows."""
-        if self.history is None:
-            return
-        import sqlite3
-
-        from quizapp.srs.scheduling import RatingPolicy, make_scheduler, utc_now
-
-        settings = self.settings
-        policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
-        try:
-            self.history.record_answer(
-                question_id=question.id,
-                deck_id=question.deck_id,
-                topic=question.topic,
-                rating=policy.rating_for(grade, seconds),
-                correct=grade.correct,
-                when=utc_now(),
-                duration_ms=int(seconds * 1000),
-                kind=kind,
-                scheduler=make_scheduler(settings.desired_retention),
-            )
-            self._answer_log.append(self.history.last_review_id)
-        except sqlite3.Error as exc:
-            self.notify(
-                f"This answer could not be saved: {exc}",
-                title="Review history",
-                severity="error",
-                markup=False,
-            )
+        """Called the moment an answer is graded: queued for the history's writer at once, so
+        the next question never waits on the disk (or on another program's lock)."""
+        self.history_writes.record_answer(question, grade, seconds, kind, self.settings)
 
     def undo_answer(self) -> bool:
         """Take this app's latest answer back out of the history. False if it could not be."""
-        if self.history is None or not self._answer_log:
-            return self.history is None  # nothing stored: the session's own undo is the whole story
-        review_id = self._answer_log.pop()
-        return review_id is not None and self.history.undo_review(review_id) is not None
+        return self.history_writes.undo_answer()
 
     def bury_or_suspend(self, question: Question, action: str) -> None:
         if self.history is None:
@@ -369,22 +308,17 @@ class QuizApp(App[None]):
         from quizapp.srs.scheduling import utc_now
 
         if action == "bury":
-            self.history.bury(question.id, tomorrow(utc_now()))
+            self.history_writes.flag(question.id, "bury", tomorrow(utc_now()))
             self.notify(f"Buried until tomorrow: {question.id}", timeout=4, markup=False)
         else:
-            self.history.set_suspended(question.id, True)
+            self.history_writes.flag(question.id, "suspend")
             self.notify(
                 f"Suspended: {question.id} (it stays out of drills)", timeout=4, markup=False
             )
 
     def unhide(self, question_id: str, action: str) -> None:
         """Undo a bury or a suspend."""
-        if self.history is None:
-            return
-        if action == "bury":
-            self.history.unbury(question_id)
-        else:
-            self.history.set_suspended(question_id, False)
+        self.history_writes.flag(question_id, "unbury" if action == "bury" else "unsuspend")
 
     def start_exam(
         self, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
@@ -407,12 +341,8 @@ class QuizApp(App[None]):
         self.push_screen(ExamScreen(exam, self.lab, on_submit=self._record_exam))
 
     def _record_exam(self, result) -> None:
-        """On the UI thread, as the SQLite connection requires."""
-        if self.history is None:
+        if not self.history_writes.record_exam(result):
             self.notify("No review history: this exam result is not saved.", severity="warning")
-            return
-        self.history.record_exam(**result.record_kwargs())
-        self.refresh_home()
 
     def action_stats(self) -> None:
         if self.history is None:
@@ -423,14 +353,19 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.stats import StatsScreen
 
         # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
-        self.push_screen(StatsScreen(compute_stats(self.history, self.bank.questions, utc_now())))
+        history = self.history
+        stats = self.history_writes.read(
+            lambda: compute_stats(history, self.bank.questions, utc_now()), "the statistics"
+        )
+        if stats is not None:
+            self.push_screen(StatsScreen(stats))
 
     def action_suspended(self) -> None:
         """Bring suspended cards back into drills."""
         if self.history is None:
             self.notify("Suspending needs the review history.", severity="warning")
             return
-        suspended = self.history.suspended_ids()
+        suspended = self.history_writes.suspended_ids()
         if not suspended:
             self.notify("No card is suspended.", timeout=4)
             return
@@ -440,7 +375,7 @@ class QuizApp(App[None]):
             if not chosen or self.history is None:
                 return
             for question_id in chosen:
-                self.history.set_suspended(question_id, False)
+                self.history_writes.flag(question_id, "unsuspend")
             self.notify(f"Back in drills: {len(chosen)} card(s).", timeout=4, markup=False)
             self.refresh_home()
 
@@ -462,9 +397,16 @@ class QuizApp(App[None]):
             q.id: q for q in self.bank.questions.values() if not deck_ids or q.deck_id in deck_ids
         }
         now = utc_now()
-        queue = build_drill_queue(
-            self.history, questions, now, new_per_day=self.settings.new_cards_per_day
+        view = self.history_writes.view()
+        assert view is not None  # the history is open
+        queue = self.history_writes.read(
+            lambda: build_drill_queue(
+                view, questions, now, new_per_day=self.settings.new_cards_per_day
+            ),
+            "today's drill",
         )
+        if queue is None:
+            return
         if not len(queue):
             self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10, markup=False)
             return
@@ -484,8 +426,7 @@ class QuizApp(App[None]):
         self.push_screen(QuizScreen(session, self.lab))
 
     def on_unmount(self) -> None:
-        if self.history is not None:
-            self.history.close()
+        self.history_writes.close_now()
 
     # -- quitting and help --------------------------------------------------------------------
 
@@ -507,15 +448,26 @@ class QuizApp(App[None]):
                 "Quit in the middle of a session?",
                 f"{given} answer(s) given so far.",
             )
+        unsaved = self.history_writes.quit_warning()
+        if unsaved:
+            question = question or "Quit with answers not saved yet?"
+            detail = f"{detail}\n{unsaved}" if detail else unsaved
         if question is None:
             self.exit()
             return
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.exit()
+                self.run_worker(self._save_and_exit(), group="quit", exclusive=True)
 
         self.push_screen(Confirm(question, detail or ""), confirmed)
+
+    async def _save_and_exit(self) -> None:
+        """One more bounded try at what waits, off the UI thread, then go."""
+        if self.history_writes.pending:
+            self.notify("Saving what waits…", title="Review history", timeout=5)
+        await self.history_writes.close()
+        self.exit()
 
     def action_help(self) -> None:
         from quizapp.tui.screens.help import HelpScreen

@@ -1,4 +1,7 @@
-"""The review history through the app: answers stored as given, drills, undo, bury, counts."""
+"""The review history through the app: answers stored as given, drills, undo, bury, counts.
+
+Answers are written by the history's own thread; a test reads the file once `saved(app)`.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +29,11 @@ def stored(db: Path) -> list[tuple[str, int, bool, str]]:
         return [(r.question_id, r.rating, r.correct, r.kind) for r in store.reviews()]
 
 
+async def saved(pilot: Pilot, app: QuizApp) -> None:
+    """Wait until the writer has nothing pending."""
+    await wait_for(pilot, lambda: app.history_writes.writer.status().pending == 0)
+
+
 async def start_drill(pilot: Pilot, app: QuizApp) -> QuizScreen:
     """From the home screen, once the history is open: d, and wait for the drill."""
     await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
@@ -34,17 +42,19 @@ async def start_drill(pilot: Pilot, app: QuizApp) -> QuizScreen:
     return app.screen  # type: ignore[return-value]
 
 
-def test_each_answer_is_in_the_history_before_the_next_question(tmp_path: Path) -> None:
+def test_each_answer_is_saved_as_it_is_given(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_deck(pilot)
         await answer_current(pilot, screen, right=True)  # t-single, right
+        await saved(pilot, app)
         # Read through a second connection while the app is still running: committed already.
         assert [(q, c, k) for q, _, c, k in stored(db)] == [("t-single", True, "quiz")]
         await pilot.press("enter")
         await answer_current(pilot, screen, right=False)  # t-multi, wrong → Again
+        await saved(pilot, app)
         rows = stored(db)
         assert rows[-1][0] == "t-multi" and rows[-1][1] == 1 and rows[-1][2] is False
 
@@ -82,12 +92,15 @@ def test_a_drill_undo_and_bury(tmp_path: Path) -> None:
         assert "8 new" in screen.session.title  # default limit 20 covers all 8
         first = screen.question.id
         await answer_current(pilot, screen, right=True)
+        await saved(pilot, app)
         assert [r[0] for r in stored(db)] == [first]
         await pilot.press("u")  # undo: out of the history, and asked again
         await wait_for(pilot, lambda: screen.state == "asking")
+        await saved(pilot, app)
         assert screen.question.id == first and stored(db) == []
         await pilot.press("b")  # bury it instead
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
+        await saved(pilot, app)
         with ReviewStore.open(db) as store:
             from quizapp.srs.scheduling import utc_now
 
@@ -107,6 +120,7 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
         assert len(screen.session.questions) == 1  # the daily new-card limit
         await answer_current(pilot, screen, right=True)
         await pilot.press("enter")  # to the summary
+        await saved(pilot, app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("d")
@@ -135,6 +149,7 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen), timeout=60)
+        await saved(pilot, app)
         with ReviewStore.open(db) as store:
             [exam] = store.exams()
         assert exam["questions"] == 3 and exam["correct"] == 0 and exam["passed"] is False
@@ -154,6 +169,7 @@ def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
         first = screen.question.id
         await pilot.press("exclamation_mark")
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
+        await saved(pilot, app)
         assert app.history.suspended_ids() == [first]
         app.action_suspended()
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SuspendedCards")
@@ -183,6 +199,7 @@ def test_bury_is_not_an_answer_and_undo_takes_it_back(tmp_path: Path) -> None:
         assert score == "Score 1/1"  # a bury is not a wrong answer
         await pilot.press("u")  # undoes the bury, not the answer before it
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id == buried)
+        await saved(pilot, app)
         assert buried not in app.history.hidden_ids(utc_now())
         assert len(stored(db)) == 1
 

@@ -12,6 +12,8 @@ from quizapp.tui.literal import literal
 
 
 class Confirm(ModalScreen[bool]):
+    # The detail wraps inside the dialog: it may carry an error message of any length.
+    DEFAULT_CSS = "Confirm .dialog-detail { width: 100%; }"
     BINDINGS = [
         Binding("y", "dismiss(True)", "Yes"),
         Binding("n,escape", "dismiss(False)", "No"),
@@ -26,7 +28,7 @@ class Confirm(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(literal(self.question), classes="dialog-title")
             if self.detail:
-                yield Label(literal(self.detail))
+                yield Label(literal(self.detail), classes="dialog-detail")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Yes (y)", variant="error", id="yes")
                 yield Button("No (n)", variant="primary", id="no")

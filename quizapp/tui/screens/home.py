@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Swi
 
 from quizapp.bank import Bank
 from quizapp.tui.literal import literal
+from quizapp.tui.widgets.history_status import HistoryStatus
 
 ALL_DECKS = "__all__"
 
@@ -34,6 +35,7 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield HistoryStatus()  # up while answers wait to be saved
         with Horizontal(id="home-body"):
             with Vertical(id="deck-pane"):
                 yield Label("Decks", classes="pane-title")

@@ -37,6 +37,7 @@ from quizapp.tui.widgets.answer_input import answer_widget, choice_answer
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
+from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
@@ -77,6 +78,7 @@ class QuizScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield SessionProgress(len(self.session.questions))
+        yield HistoryStatus()  # up while answers wait to be saved
         yield VerticalScroll(id="quiz-body", can_focus=True)
         yield Footer()
 

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
+from quizapp.tui.widgets.history_status import HistoryStatus
 
 
 class SummaryScreen(Screen[None]):
@@ -30,6 +31,7 @@ class SummaryScreen(Screen[None]):
         answered = len(session.attempts)
         percent = 100 * session.score / answered if answered else 0
         yield Header()
+        yield HistoryStatus()  # up while answers wait to be saved
         with Vertical(id="summary-body"):
             yield Label(
                 f"Score: {session.score} of {answered} ({percent:.0f}%)", id="summary-score"

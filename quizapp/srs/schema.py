@@ -1,0 +1,54 @@
+"""The history's schema: `user_version` counts the steps of `MIGRATIONS` applied, and
+`application_id` marks the file as quizapp's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+APPLICATION_ID = 0x51554941  # "QUIA"
+SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, Sequence[str]] = {
+    1: (
+        """CREATE TABLE cards (
+            question_id TEXT PRIMARY KEY,
+            card_json TEXT NOT NULL,           -- py-fsrs Card.to_dict()
+            state INTEGER NOT NULL,            -- fsrs State: 1 learning, 2 review, 3 relearning
+            due_ms INTEGER NOT NULL,
+            first_review_ms INTEGER NOT NULL,
+            last_review_ms INTEGER NOT NULL
+        )""",
+        "CREATE INDEX cards_by_due ON cards(due_ms)",
+        "CREATE INDEX cards_by_first_review ON cards(first_review_ms)",
+        """CREATE TABLE reviews (
+            id INTEGER PRIMARY KEY,
+            question_id TEXT NOT NULL,
+            deck_id TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            kind TEXT NOT NULL,                -- quiz, drill or exam
+            reviewed_ms INTEGER NOT NULL,
+            rating INTEGER NOT NULL,           -- 1 Again, 2 Hard, 3 Good, 4 Easy
+            correct INTEGER NOT NULL,
+            duration_ms INTEGER,
+            state_before INTEGER,              -- NULL for a card's first review
+            card_before TEXT                   -- for undo; NULL when the card was new
+        )""",
+        "CREATE INDEX reviews_by_time ON reviews(reviewed_ms)",
+        "CREATE INDEX reviews_by_question ON reviews(question_id, reviewed_ms)",
+        """CREATE TABLE card_flags (
+            question_id TEXT PRIMARY KEY,
+            suspended INTEGER NOT NULL DEFAULT 0,
+            buried_until_ms INTEGER
+        )""",
+        """CREATE TABLE exams (
+            id INTEGER PRIMARY KEY,
+            taken_ms INTEGER NOT NULL,
+            questions INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            passed INTEGER NOT NULL,
+            threshold REAL NOT NULL,
+            seconds REAL NOT NULL,
+            detail TEXT NOT NULL               -- JSON: by-topic scores, seed, missed ids
+        )""",
+    ),
+}

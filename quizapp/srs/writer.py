@@ -1,0 +1,363 @@
+"""Writing the review history off the UI thread, without ever losing an answer.
+
+A `HistoryWriter` owns one background thread. The thread opens the history (so inspecting it,
+any moving aside and the migration never run on the UI thread either), keeps that connection
+to itself, and works through a FIFO of pending writes one at a time, in order. A write that
+fails (another program holds the lock, the disk is full, an I/O error) stays at the head of
+the queue and is tried again, with backoff, until it is saved; nothing behind it overtakes it.
+
+Whoever submits learns what is going on through `on_change`, called from whichever thread made
+the change; `status()` then says how many writes wait and why the last attempt failed.
+Pure Python, no Textual: the TUI adapts it in quizapp/tui/history_writes.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from quizapp.srs.history_file import cause, is_busy
+from quizapp.srs.scheduling import Rating, Scheduler
+from quizapp.srs.store import ReviewStore
+
+BUSY_TIMEOUT_S = 1.0  # short: a lock shows up in the status within a second, then we retry
+FIRST_RETRY_S = 0.1
+LONGEST_RETRY_S = 2.0
+REOPEN_AFTER = 3  # failures in a row (other than a lock) before the connection is replaced
+
+
+class WriterClosed(RuntimeError):
+    """A write was submitted to a writer that failed to open or has been closed."""
+
+
+@dataclass(frozen=True)
+class WriterStatus:
+    state: str  # "new", "opening", "open", "failed" (could not be opened) or "closed"
+    pending: int = 0  # writes not saved yet, including the one being tried
+    pending_answers: int = 0
+    last_error: str | None = None  # why the latest attempt failed; None once one succeeds
+    last_error_name: str | None = None  # SQLite's name for it, e.g. SQLITE_BUSY
+    waiting_since: float | None = None  # time.monotonic() the oldest pending write came in
+    failure: str | None = None  # why the history could not be opened
+    notice: str | None = None  # ReviewStore.notice: a file moved aside on opening
+
+
+@dataclass(eq=False)
+class Ticket:
+    """One submitted write, and what became of it."""
+
+    write: Write
+    submitted: float = field(default_factory=time.monotonic)
+    attempts: int = 0  # failed attempts so far
+    saved: bool = False
+    cancelled: bool = False
+    withdrawn: bool = False  # taken back while being written: dropped, or undone once saved
+    review_id: int | None = None  # an answer: the row it wrote (undo takes back exactly that)
+    outcome: Any = None  # an undo: the question id taken back, or None
+
+
+class Write(Protocol):
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        """Write, in one transaction. Called again after a failure (ticket.attempts > 0)."""
+
+
+@dataclass(frozen=True)
+class AnswerWrite:
+    question_id: str
+    deck_id: str
+    topic: str
+    rating: Rating
+    correct: bool
+    when: datetime  # when it was given: a write that waits still records the true time
+    duration_ms: int | None
+    kind: str
+    scheduler: Scheduler
+
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        if ticket.attempts:
+            # A COMMIT that reported an error may still have reached the disk (an fsync error
+            # after the WAL frame was written): look before writing the answer twice.
+            found = store.find_review(
+                question_id=self.question_id,
+                when=self.when,
+                kind=self.kind,
+                rating=self.rating,
+                duration_ms=self.duration_ms,
+            )
+            if found is not None:
+                ticket.review_id = found
+                return
+        store.record_answer(
+            question_id=self.question_id,
+            deck_id=self.deck_id,
+            topic=self.topic,
+            rating=self.rating,
+            correct=self.correct,
+            when=self.when,
+            duration_ms=self.duration_ms,
+            kind=self.kind,
+            scheduler=self.scheduler,
+        )
+        ticket.review_id = store.last_review_id
+
+
+@dataclass(frozen=True)
+class UndoWrite:
+    """Take back the answer `target` wrote (it was saved, or being saved, when undo came)."""
+
+    target: Ticket
+
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        review_id = self.target.review_id
+        if review_id is None:
+            return
+        if ticket.attempts and not store.has_review(review_id):
+            ticket.outcome = True  # an earlier attempt did it after all
+            return
+        ticket.outcome = store.undo_review(review_id)
+
+
+FLAG_ACTIONS = ("bury", "unbury", "suspend", "unsuspend")
+
+
+@dataclass(frozen=True)
+class FlagWrite:
+    question_id: str
+    action: str  # one of FLAG_ACTIONS
+    until: datetime | None = None  # bury: hidden until then
+
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        if self.action == "bury":
+            assert self.until is not None
+            store.bury(self.question_id, self.until)
+        elif self.action == "unbury":
+            store.unbury(self.question_id)
+        else:
+            store.set_suspended(self.question_id, self.action == "suspend")
+
+
+@dataclass(frozen=True)
+class ExamWrite:
+    record: dict[str, Any]  # ReviewStore.record_exam's keyword arguments
+
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        if ticket.attempts and store.find_exam(self.record["taken"]) is not None:
+            return
+        store.record_exam(**self.record)
+
+
+class HistoryWriter:
+    def __init__(
+        self,
+        open_store: Callable[[], ReviewStore],
+        on_change: Callable[[], None] = lambda: None,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT_S,
+        first_retry: float = FIRST_RETRY_S,
+        longest_retry: float = LONGEST_RETRY_S,
+    ) -> None:
+        self._open_store = open_store
+        self._on_change = on_change
+        self._busy_timeout = busy_timeout
+        self._first_retry = first_retry
+        self._longest_retry = longest_retry
+        self._lock = threading.Condition()
+        self._queue: deque[Ticket] = deque()
+        self._in_flight: Ticket | None = None
+        self._state = "new"
+        self._last_error: BaseException | None = None
+        self._failure: str | None = None
+        self._notice: str | None = None
+        self._closing = False  # no new writes; save what waits, then stop
+        self._abandon = False  # stop now, whatever waits
+        self._hurry = 0  # flushes and closes waiting: retry without backing off
+        self._thread = threading.Thread(target=self._run, name="history writer", daemon=True)
+
+    # -- the caller's side -------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self._lock:
+            self._state = "opening"
+        self._thread.start()
+
+    def submit(self, write: Write) -> Ticket:
+        with self._lock:
+            if self._closing or self._state in ("failed", "closed"):
+                raise WriterClosed(f"the history writer is {self._state}")
+            ticket = Ticket(write)
+            self._queue.append(ticket)
+            self._lock.notify_all()
+        self._on_change()
+        return ticket
+
+    def cancel(self, ticket: Ticket) -> bool:
+        """Drop a write that has not been tried yet (or failed and waits for its retry).
+        False when it is saved, being written right now, or already gone."""
+        with self._lock:
+            if ticket is self._in_flight or ticket not in self._queue:
+                return False
+            self._queue.remove(ticket)
+            ticket.cancelled = True
+        self._on_change()
+        return True
+
+    def withdraw(self, ticket: Ticket) -> Ticket | None:
+        """Make sure an answer leaves no trace: dropped if it waits, dropped or undone right
+        after the attempt in progress, or undone by an UndoWrite if it is saved. Returns that
+        UndoWrite's ticket in the last case."""
+        with self._lock:
+            if ticket.cancelled or ticket.withdrawn:
+                return None
+            if ticket is self._in_flight:
+                ticket.withdrawn = True  # _work settles it when the attempt ends
+                return None
+            if ticket in self._queue:
+                self._queue.remove(ticket)
+                ticket.cancelled = True
+                undo = None
+            else:
+                if self._closing or self._state in ("failed", "closed"):
+                    raise WriterClosed(f"the history writer is {self._state}")
+                undo = Ticket(UndoWrite(ticket))
+                self._queue.append(undo)
+                self._lock.notify_all()
+        self._on_change()
+        return undo
+
+    def status(self) -> WriterStatus:
+        with self._lock:
+            error = self._last_error
+            return WriterStatus(
+                state=self._state,
+                pending=len(self._queue),
+                pending_answers=sum(isinstance(t.write, AnswerWrite) for t in self._queue),
+                last_error=None if error is None else str(error),
+                last_error_name=getattr(error, "sqlite_errorname", None),
+                waiting_since=self._queue[0].submitted if self._queue else None,
+                failure=self._failure,
+                notice=self._notice,
+            )
+
+    def last_cause(self) -> str | None:
+        """The latest failure in one line, with SQLite's error name."""
+        with self._lock:
+            return None if self._last_error is None else cause(self._last_error)
+
+    def pending_writes(self) -> list[Write]:
+        with self._lock:
+            return [ticket.write for ticket in self._queue]
+
+    def flush(self, timeout: float) -> bool:
+        """Retry at once and wait up to `timeout` s for every pending write to be saved."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            self._hurry += 1
+            self._lock.notify_all()
+            try:
+                while self._queue and self._state in ("opening", "open"):
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._lock.wait(remaining)
+                return not self._queue
+            finally:
+                self._hurry -= 1
+
+    def close(self, timeout: float) -> int:
+        """Take no more writes, try to save what waits for up to `timeout` s, then stop.
+        Returns how many writes were left unsaved."""
+        with self._lock:
+            self._closing = True
+            self._hurry += 1
+            self._lock.notify_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        with self._lock:
+            self._abandon = True
+            self._lock.notify_all()
+        if self._thread.is_alive():
+            # An attempt in progress may still succeed: give it its busy timeout to say so.
+            self._thread.join(self._busy_timeout + 1)
+        with self._lock:
+            self._hurry -= 1
+            return len(self._queue)
+
+    # -- the writer's thread -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            store = self._open_store()
+            self._prepare(store)
+        except Exception as exc:  # a HistoryError, mostly: the file stays as it was
+            with self._lock:
+                self._state, self._failure = "failed", cause(exc)
+                self._lock.notify_all()
+            self._on_change()
+            return
+        with self._lock:
+            self._state, self._notice = "open", store.notice
+        self._on_change()
+        try:
+            self._work(store)
+        finally:
+            with contextlib.suppress(Exception):
+                store.close()
+            with self._lock:
+                self._state = "closed"
+                self._lock.notify_all()
+            self._on_change()
+
+    def _prepare(self, store: ReviewStore) -> None:
+        # The store's own busy timeout is long; ours surfaces a lock in the status quickly.
+        store.connection.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+
+    def _work(self, store: ReviewStore) -> None:
+        delay = self._first_retry
+        failures = 0
+        while True:
+            with self._lock:
+                while not self._queue and not self._closing:
+                    self._lock.wait()
+                if self._abandon or not self._queue:
+                    return
+                ticket = self._in_flight = self._queue[0]
+            error: Exception | None = None
+            try:
+                ticket.write.apply(store, ticket)
+            except Exception as exc:  # never lose the write: keep it and try again
+                error = exc
+            with self._lock:
+                self._in_flight = None
+                if error is None:
+                    self._queue.popleft()
+                    ticket.saved = True
+                    self._last_error = None
+                    delay, failures = self._first_retry, 0
+                    if ticket.withdrawn:  # taken back while it was being written
+                        self._queue.appendleft(Ticket(UndoWrite(ticket)))
+                elif ticket.withdrawn:
+                    self._queue.popleft()
+                    ticket.cancelled = True
+                    self._last_error = error
+                else:
+                    ticket.attempts += 1
+                    self._last_error = error
+                    failures += 1
+                self._lock.notify_all()
+            self._on_change()
+            if error is None:
+                continue
+            if failures % REOPEN_AFTER == 0 and not is_busy(error):
+                with contextlib.suppress(Exception):  # still failing: the next attempt says why
+                    store.reopen()
+                    self._prepare(store)
+            with self._lock:
+                if not self._abandon:
+                    self._lock.wait(self._first_retry if self._hurry else delay)
+            delay = min(delay * 2, self._longest_retry)

@@ -1,0 +1,359 @@
+"""The app's review history: written off the UI thread, read with pending writes laid over.
+
+`HistoryService` is the thin layer between the app and quizapp/srs/writer.py:
+
+- the `HistoryWriter`'s thread opens the history and writes every answer, bury, suspend and
+  exam result, in order, retrying what cannot be written yet (a lock, a full disk);
+- the UI thread reads through its own read-only connection (`reader`, the app's `history`),
+  seen through `PendingView` so due and new counts already count what is still waiting;
+- undo of an answer still waiting takes it out of the queue; undo of a saved one removes
+  exactly the row it wrote (`Ticket.review_id`);
+- the `HistoryStatus` bars show "2 answers not saved yet — retrying (database is locked)"
+  while anything waits, and the quit confirmation says how many.
+
+A history that cannot be opened is reported (in a notification, and on stderr when the app
+ends, with exit status 1) and the app runs without saving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from quizapp.srs.history_file import HistoryError, cause
+from quizapp.srs.writer import (
+    AnswerWrite,
+    ExamWrite,
+    FlagWrite,
+    HistoryWriter,
+    Ticket,
+    WriterClosed,
+    WriterStatus,
+)
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from quizapp.bank import Bank, Question
+    from quizapp.bank.grading import Grade
+    from quizapp.exam.session import ExamResult
+    from quizapp.srs.config import Settings
+    from quizapp.srs.pending import PendingView
+    from quizapp.srs.store import ReviewStore
+
+_T = TypeVar("_T")
+
+QUIET_SECONDS = 1.0  # a write that takes longer than this shows in the status bar
+QUIT_FLUSH_SECONDS = 3.0  # quitting with writes pending tries this long more
+UNMOUNT_FLUSH_SECONDS = 2.0
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _what(pending: int, answers: int) -> str:
+    """ "2 answers", or "3 changes" when burying, suspending or an exam is among them."""
+    return plural(pending, "answer" if pending == answers else "change")
+
+
+class HistoryService:
+    def __init__(self, app: App[None], path: Path | None) -> None:
+        self.app = app
+        self.path = path
+        self.reader: ReviewStore | None = None
+        self.writer: HistoryWriter | None = None
+        self.failure: str | None = None  # why the history could not be opened
+        self.unsaved_at_exit = 0
+        self._status = WriterStatus("new")
+        self._answers: list[Ticket] = []  # this app's answers, newest last, for undo
+        self._undos: list[Ticket] = []
+        self._hides: dict[tuple[str, str], Ticket] = {}  # (action, question id): latest
+        self._when_open: list[Callable[[], None]] = []
+        self._when_failed: list[Callable[[], None]] = []
+        self._recheck_timer_set = False
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the history in the writer's thread; the first frame does not wait for it."""
+        if self.path is None:
+            return
+        from quizapp.srs.store import ReviewStore
+
+        path = self.path
+        self.writer = HistoryWriter(lambda: ReviewStore.open(path), self._from_writer)
+        self.writer.start()
+
+    def when_open(self, then: Callable[[], None], otherwise: Callable[[], None]) -> None:
+        """Run `then` once the history is open, or `otherwise` if it cannot be (or there is
+        no history to open)."""
+        if self.reader is not None:
+            then()
+        elif self.failure is not None or self.writer is None:
+            otherwise()
+        else:
+            self._when_open.append(then)
+            self._when_failed.append(otherwise)
+
+    async def close(self, timeout: float = QUIT_FLUSH_SECONDS) -> int:
+        """Try to save what waits (up to `timeout` s, off the UI thread), then stop the writer.
+        Returns how many writes were left unsaved."""
+        self._close_reader()
+        if self.writer is not None:
+            self.unsaved_at_exit = await asyncio.to_thread(self.writer.close, timeout)
+        return self.unsaved_at_exit
+
+    def close_now(self) -> None:
+        """On unmount: the app is going anyway; one last bounded try."""
+        self._close_reader()
+        if self.writer is not None and self.writer.status().state not in ("closed", "failed"):
+            self.unsaved_at_exit = self.writer.close(UNMOUNT_FLUSH_SECONDS)
+
+    def _close_reader(self) -> None:
+        # First: the writer's connection, closing last, checkpoints and removes the -wal (a
+        # read-only connection closing last cannot).
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
+
+    def exit_notes(self) -> list[str]:
+        """What the app told the user about the file, said again once the terminal is back:
+        a history moved aside is reported every time, with where it went."""
+        return [self._status.notice] if self._status.notice else []
+
+    def exit_problems(self) -> list[str]:
+        """One line per thing that went wrong; the command then exits with status 1."""
+        lines = []
+        if self.failure is not None:
+            lines.append(
+                f"the review history could not be opened: {self.failure}; nothing was saved"
+            )
+        if self.unsaved_at_exit and self.writer is not None:
+            last = self.writer.last_cause() or "unknown error"
+            left = self.writer.pending_writes()
+            what = _what(len(left), sum(isinstance(w, AnswerWrite) for w in left))
+            lines.append(f"{what} could not be saved to {self.path}: {last}")
+        return lines
+
+    # -- status --------------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> int:
+        return self._status.pending
+
+    def _from_writer(self) -> None:
+        # Any thread: call_later only posts a message, which is thread-safe.
+        self.app.call_later(self._refresh)
+
+    def _refresh(self) -> None:
+        """On the UI thread: catch up with the writer's state."""
+        if self.writer is None:
+            return
+        before, status = self._status, self.writer.status()
+        self._status = status
+        if status.state == "open" and self.reader is None and self.failure is None:
+            self._opened(status)
+        elif status.state == "failed" and self.failure is None:
+            self._failed(status.failure or "unknown error")
+        self._report_undos()
+        self._show_status()
+        if status.pending < before.pending and self.reader is not None:
+            self.app.refresh_home()  # type: ignore[attr-defined]
+
+    def _opened(self, status: WriterStatus) -> None:
+        from quizapp.srs.store import ReviewStore
+
+        assert self.path is not None
+        try:
+            self.reader = ReviewStore.open_reader(self.path)
+        except HistoryError as exc:
+            self._failed(str(exc))
+            return
+        if status.notice:
+            # Every time a file is moved aside, the user is told where it went.
+            self.app.notify(
+                status.notice, title="Review history", severity="warning", timeout=20, markup=False
+            )
+        self.app.refresh_home()  # type: ignore[attr-defined]
+        callbacks, self._when_open, self._when_failed = self._when_open, [], []
+        for then in callbacks:
+            then()
+
+    def _failed(self, reason: str) -> None:
+        self.failure = reason
+        self._error(f"{reason}. Answers will not be saved.", timeout=20)
+        callbacks, self._when_open, self._when_failed = self._when_failed, [], []
+        for otherwise in callbacks:
+            otherwise()
+
+    def status_line(self) -> str:
+        """What the status bar says: empty while nothing has waited long or failed."""
+        status = self._status
+        if not status.pending:
+            return ""
+        waited = time.monotonic() - (status.waiting_since or time.monotonic())
+        if status.last_error is None and waited < QUIET_SECONDS:
+            if not self._recheck_timer_set:
+                self._recheck_timer_set = True
+                self.app.set_timer(QUIET_SECONDS, self._recheck)
+            return ""
+        what = _what(status.pending, status.pending_answers)
+        verb = "is" if status.pending == 1 else "are"
+        if status.last_error is None:
+            return f"{what} {verb} being saved…"
+        return f"{what} not saved yet — retrying ({status.last_error})"
+
+    def _recheck(self) -> None:
+        self._recheck_timer_set = False
+        self._refresh()
+
+    def _show_status(self) -> None:
+        from quizapp.tui.widgets.history_status import HistoryStatus
+
+        line = self.status_line()
+        for screen in self.app.screen_stack:
+            for bar in screen.query(HistoryStatus):
+                bar.show(line)
+
+    def quit_warning(self) -> str:
+        """For the quit confirmation: what is still unsaved, or empty."""
+        status = self._status
+        if not status.pending:
+            return ""
+        what = _what(status.pending, status.pending_answers)
+        why = f" ({status.last_error})" if status.last_error else ""
+        return (
+            f"{what} not saved yet{why}.\nQuitting tries once more for up to "
+            f"{QUIT_FLUSH_SECONDS:g} s; what is still unsaved then is lost."
+        )
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def view(self) -> PendingView | None:
+        """The history as it will be once what waits is saved; None without a history."""
+        if self.reader is None:
+            return None
+        from quizapp.srs.pending import PendingView
+
+        pending = self.writer.pending_writes() if self.writer is not None else []
+        return PendingView(self.reader, pending)
+
+    def read(self, reading: Callable[[], _T], what: str) -> _T | None:
+        """Run a read of the history on the UI thread; an error (an I/O error, damage found
+        on the way) is a notification, not a crash, and the result is None."""
+        try:
+            return reading()
+        except sqlite3.Error as exc:
+            self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
+            return None
+
+    def _error(self, message: str, timeout: float) -> None:
+        # Literal text: paths and SQLite's messages may hold brackets.
+        self.app.notify(
+            message, title="Review history", severity="error", timeout=timeout, markup=False
+        )
+
+    def deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
+        """Per deck id: (due now, never seen). Empty without a history."""
+        return self.read(lambda: self._deck_counts(bank), "the due and new counts") or {}
+
+    def _deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
+        view = self.view()
+        if view is None:
+            return {}
+        from quizapp.srs.scheduling import utc_now
+
+        now = utc_now()
+        hidden = view.hidden_ids(now)
+        due = set(view.due_ids(now)) - hidden
+        known = view.known_ids()
+        counts: dict[str, tuple[int, int]] = {}
+        for deck in bank.decks:
+            ids = {q.id for q in deck.questions} - hidden
+            counts[deck.id] = (len(ids & due), len(ids - known))
+        return counts
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def _submit(self, write: AnswerWrite | FlagWrite | ExamWrite) -> Ticket | None:
+        if self.writer is None or self.failure is not None:
+            return None
+        try:
+            ticket = self.writer.submit(write)
+        except WriterClosed:  # quitting: the writer takes nothing more
+            return None
+        self._refresh()
+        return ticket
+
+    def record_answer(
+        self, question: Question, grade: Grade, seconds: float, kind: str, settings: Settings
+    ) -> None:
+        """Queue the answer (with the time it was given) and return at once."""
+        from quizapp.srs.scheduling import RatingPolicy, make_scheduler, utc_now
+
+        policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
+        ticket = self._submit(
+            AnswerWrite(
+                question_id=question.id,
+                deck_id=question.deck_id,
+                topic=question.topic,
+                rating=policy.rating_for(grade, seconds),
+                correct=grade.correct,
+                when=utc_now(),
+                duration_ms=int(seconds * 1000),
+                kind=kind,
+                scheduler=make_scheduler(settings.desired_retention),
+            )
+        )
+        if ticket is not None:
+            self._answers.append(ticket)
+
+    def undo_answer(self) -> bool:
+        """Take this app's latest answer back. False if there was none to take back."""
+        if self.writer is None or self.failure is not None:
+            return True  # nothing stored: the session's own undo is the whole story
+        if not self._answers:
+            return False
+        ticket = self._answers.pop()
+        try:
+            undo = self.writer.withdraw(ticket)
+        except WriterClosed:
+            return False
+        if undo is not None:
+            self._undos.append(undo)  # to say so if the history had nothing to take back
+        self._refresh()
+        return True
+
+    def _report_undos(self) -> None:
+        for undo in [u for u in self._undos if u.saved]:
+            self._undos.remove(undo)
+            if undo.outcome is None:
+                self.app.notify(
+                    "The history had no answer to take back.", severity="warning", timeout=4
+                )
+
+    def flag(self, question_id: str, action: str, until: object = None) -> None:
+        """Bury, unbury, suspend or unsuspend. Undoing a bury or suspend that is still waiting
+        just drops it."""
+        undoes = {"unbury": "bury", "unsuspend": "suspend"}.get(action)
+        if undoes is not None and self.writer is not None:
+            waiting = self._hides.pop((undoes, question_id), None)
+            if waiting is not None and self.writer.cancel(waiting):
+                self._refresh()
+                return
+        ticket = self._submit(FlagWrite(question_id, action, until))  # type: ignore[arg-type]
+        if ticket is not None and undoes is None:
+            self._hides[(action, question_id)] = ticket
+
+    def record_exam(self, result: ExamResult) -> bool:
+        """Queue an exam result. False when there is no history to save it in."""
+        return self._submit(ExamWrite(result.record_kwargs())) is not None
+
+    def suspended_ids(self) -> list[str]:
+        view = self.view()
+        return [] if view is None else self.read(view.suspended_ids, "suspended cards") or []

@@ -1,0 +1,274 @@
+"""Answers in the app when the history cannot take them yet, or cannot be opened at all.
+
+Another program holds the write lock (`BEGIN EXCLUSIVE` from a second sqlite3 connection), the
+disk is full, the path is a device, the file is corrupt: the UI never waits on the disk,
+nothing given is lost while it can still be saved, and the user is told what is going on.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from quizapp.srs.store import ReviewStore
+from quizapp.tui import history_writes
+from quizapp.tui.app import QuizApp
+from quizapp.tui.screens.confirm import Confirm
+from quizapp.tui.widgets.history_status import HistoryStatus
+from tests.srs.filesystems import Lock, fill, make_history, make_special, small_tmpfs
+from tests.tui.test_history_in_app import make_app, saved
+from tests.tui.test_sessions import answer_current, drive, start_deck, text_of, wait_for
+
+# The issue's scenario holds the lock for 15 s; QUIZAPP_LOCK_TEST_SECONDS shortens it.
+HOLD_SECONDS = float(os.environ.get("QUIZAPP_LOCK_TEST_SECONDS", "15"))
+
+
+def rows(path: Path) -> list[tuple[str, str]]:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT question_id, kind FROM reviews ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def status_bar(app: QuizApp) -> str:
+    bars = app.screen.query(HistoryStatus)
+    if not bars or not bars.first().has_class("-shown"):
+        return ""
+    return text_of(bars.first())
+
+
+def notifications(app: QuizApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def open_session(pilot: Pilot, app: QuizApp):
+    await wait_for(pilot, lambda: app.history is not None)
+    return await start_deck(pilot)
+
+
+async def answer_while_locked(pilot: Pilot, app: QuizApp, db: Path):
+    """Open a session, lock the history, answer the first question right and wait for the
+    bar to say it is retrying. Returns the screen, the question answered and the lock (still
+    held)."""
+    screen = await open_session(pilot, app)
+    answered = screen.question.id
+    lock = Lock(db)
+    await answer_current(pilot, screen, right=True)
+    await wait_for(pilot, lambda: "retrying" in status_bar(app))
+    return screen, answered, lock
+
+
+class Heartbeat:
+    """Beats every 50 ms on the UI thread; the longest gap is how long the UI stalled. (A
+    history write on the UI thread stalled it for the whole 10 s busy timeout.)"""
+
+    STALL = 3.0  # well under that, with room for a loaded machine
+
+    def __init__(self, app: QuizApp) -> None:
+        self.last = time.monotonic()
+        self.longest = 0.0
+        self.timer = app.set_interval(0.05, self.beat)
+
+    def beat(self) -> None:
+        now = time.monotonic()
+        self.longest = max(self.longest, now - self.last)
+        self.last = now
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return max(self.longest, time.monotonic() - self.last)
+
+
+async def lab_done(pilot: Pilot, screen) -> None:
+    """The question's live computation has run (torch is loaded: its import is not a stall)."""
+    from quizapp.tui.widgets.lab_panel import LabPanel
+
+    lab = screen.query_one(LabPanel)
+    await wait_for(pilot, lambda: bool(lab.query(".lab-values")), 120)
+
+
+@pytest.mark.slow
+def test_answers_given_while_the_lock_is_held_are_saved_once_and_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_session(pilot, app)
+        await lab_done(pilot, screen)
+        lock = Lock(db)
+        held_since = time.monotonic()
+        heartbeat = Heartbeat(app)
+        try:
+            first = screen.question.id
+            await answer_current(pilot, screen, right=True)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: screen.state == "asking")
+            second = screen.question.id
+            assert second != first  # the next card did not wait for the write
+            await answer_current(pilot, screen, right=False)
+            await wait_for(
+                pilot,
+                lambda: (
+                    status_bar(app) == "2 answers not saved yet — retrying (database is locked)"
+                ),
+            )
+            assert rows(db) == []
+            await pilot.press("question_mark")  # keys are handled while the lock is held
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+            while time.monotonic() - held_since < HOLD_SECONDS:
+                await pilot.pause(0.25)
+            assert status_bar(app).startswith("2 answers not saved yet")
+            stalled = heartbeat.stop()
+            assert stalled < Heartbeat.STALL, f"the UI stalled for {stalled:.1f} s"
+        finally:
+            lock.release()
+        await saved(pilot, app)
+        await wait_for(pilot, lambda: status_bar(app) == "")
+        assert rows(db) == [(first, "quiz"), (second, "quiz")]
+
+    drive(app, scenario)
+
+
+def test_undo_of_an_answer_still_waiting_takes_it_out_of_the_queue(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen, first, lock = await answer_while_locked(pilot, app, db)
+        try:
+            await pilot.press("u")
+            await wait_for(pilot, lambda: screen.state == "asking" and status_bar(app) == "")
+            assert screen.question.id == first
+            await answer_current(pilot, screen, right=False)
+            await wait_for(pilot, lambda: "1 answer not saved yet" in status_bar(app))
+        finally:
+            lock.release()
+        await saved(pilot, app)
+        with ReviewStore.open(db) as store:
+            [review] = store.reviews()
+        assert (review.question_id, review.correct) == (first, False)
+
+    drive(app, scenario)
+
+
+@pytest.mark.parametrize("release_after_yes", [True, False], ids=["saved", "lost"])
+def test_quitting_with_answers_waiting_says_how_many_and_tries_once_more(
+    tmp_path: Path, monkeypatch, release_after_yes: bool
+) -> None:
+    monkeypatch.setattr(history_writes, "QUIT_FLUSH_SECONDS", 1.0)
+    db = tmp_path / "h.db"
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen, _, lock = await answer_while_locked(pilot, app, db)
+        try:
+            await pilot.press("ctrl+q")
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+            confirm = app.screen
+            assert "1 answer not saved yet (database is locked)" in confirm.detail
+            await pilot.press("n")  # stay
+            await wait_for(pilot, lambda: app.screen is screen)
+            await pilot.press("ctrl+q")
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+            await pilot.press("y")
+            if release_after_yes:
+                lock.release()
+            await wait_for(pilot, lambda: app.return_code is not None, 10)
+        finally:
+            lock.release()
+
+    drive(app, scenario)
+    if release_after_yes:
+        assert len(rows(db)) == 1
+        assert app.history_writes.exit_problems() == []
+    else:
+        assert rows(db) == []
+        [problem] = app.history_writes.exit_problems()
+        assert problem.startswith(f"1 answer could not be saved to {db}: database is locked")
+
+
+def test_a_full_disk_keeps_the_answers_until_there_is_room(tmp_path: Path) -> None:
+    with small_tmpfs(tmp_path / "disk") as disk:
+        db = disk / "h.db"
+        app = make_app(db)
+
+        async def scenario(pilot: Pilot) -> None:
+            screen = await open_session(pilot, app)
+            filler = fill(disk)
+            first = screen.question.id
+            await answer_current(pilot, screen, right=True)
+            await wait_for(pilot, lambda: "retrying (database or disk is full)" in status_bar(app))
+            assert rows(db) == []
+            filler.unlink()
+            await saved(pilot, app)
+            await wait_for(pilot, lambda: status_bar(app) == "")
+            assert rows(db) == [(first, "quiz")]
+
+        drive(app, scenario)
+        assert not list(disk.glob("*unusable*"))
+
+
+def test_a_device_at_the_path_runs_without_saving_and_says_why(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    device = folder / "null"
+    with make_special("character device", device):
+        app = make_app(device)
+
+        async def scenario(pilot: Pilot) -> None:
+            await wait_for(pilot, lambda: app.history_writes.failure is not None)
+            [message] = [m for m in notifications(app) if "Answers will not be saved" in m]
+            assert str(device) in message and "is a character device" in message
+            screen = await start_deck(pilot)
+            await answer_current(pilot, screen, right=True)  # the session goes on
+            assert screen.state == "answered"
+
+        drive(app, scenario)
+        [problem] = app.history_writes.exit_problems()
+        assert str(device) in problem and "nothing was saved" in problem
+        assert sorted(p.name for p in folder.iterdir()) == ["null"]
+        assert device.is_char_device()
+
+
+def test_a_drill_without_a_history_ends_the_app_with_status_1(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    with make_special("fifo", fifo):
+        app = make_app(fifo, start="drill")
+
+        async def scenario(pilot: Pilot) -> None:
+            await wait_for(pilot, lambda: app.return_code is not None)
+
+        drive(app, scenario)
+        assert app.return_code == 1
+        [problem] = app.history_writes.exit_problems()
+        assert str(fifo) in problem and "FIFO" in problem
+
+
+def test_a_corrupted_history_is_moved_aside_and_the_app_says_where(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    make_history(db, 3)
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xa5" * 4096  # the second page: a table's root
+    db.write_bytes(bytes(data))
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: app.history is not None)
+        [moved] = [
+            p for p in tmp_path.glob("h.db.unusable-*") if p.name[-4:] not in ("-wal", "-shm")
+        ]
+        [message] = [m for m in notifications(app) if "moved to" in m]
+        assert str(db) in message and str(moved) in message
+        assert moved.read_bytes() == bytes(data)
+
+    drive(app, scenario)
+    [note] = app.history_writes.exit_notes()
+    assert "moved to" in note and str(db) in note
