@@ -20,7 +20,6 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from quizapp.authoring.item_statistics import (
     hypergeometric_upper_tail,
@@ -81,7 +80,7 @@ def check_item_writing(bank: Bank) -> list[Diagnostic]:
         found += absolute_words_in_false_statements(deck.statements)
     found += _scope_checks(decks)
     found += near_duplicate_stems([q for deck in bank.decks for q in deck.questions])
-    return _pending_in_bundled_bank(found)
+    return found
 
 
 @dataclass(frozen=True)
@@ -378,32 +377,3 @@ def _scope_checks(decks: Sequence[_Sorted]) -> list[Diagnostic]:
             across = check(everything, where, f"across {len(concerned)} decks")
             found += [across] if across is not None else []
     return found
-
-
-# -- until the bundled bank is rewritten ---------------------------------------------------------
-
-
-class _Pending(Diagnostic):
-    """A warning that `--strict` leaves a warning. TODO(issue 10): remove once the bank
-    rewrite lands, with `_pending_in_bundled_bank`."""
-
-    __slots__ = ()
-
-    def promoted(self) -> Diagnostic:
-        return self
-
-
-def _pending_in_bundled_bank(found: list[Diagnostic]) -> list[Diagnostic]:
-    # TODO(issue 10): remove once the bank rewrite lands. The bundled bank predates these
-    # checks and is being rewritten to pass them; until then they are printed for it but do
-    # not fail `quizapp lint --strict question_bank`.
-    from quizapp.bank import bundled_bank_path
-
-    try:
-        bundled = bundled_bank_path().resolve()
-    except FileNotFoundError:
-        return found
-    inside = {
-        path: Path(path).resolve().is_relative_to(bundled) for path in {d.path for d in found}
-    }
-    return [_Pending(**d.as_dict()) if inside[d.path] else d for d in found]  # type: ignore[arg-type]

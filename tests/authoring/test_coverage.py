@@ -79,3 +79,15 @@ def test_a_source_without_a_claims_list_is_a_clear_error(tmp_path: Path) -> None
     (tmp_path / "bad.yaml").write_text("topic: T\n", encoding="utf-8")
     with pytest.raises(coverage.CoverageError, match="claims"):
         coverage.load_claims(tmp_path)
+
+
+def test_every_lesson_claim_is_covered_and_the_page_is_current(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bundled bank covers every claim of both lessons with an exam-eligible question, and
+    docs/coverage.md is what the generator makes of it now."""
+    from tests.conftest import REPO
+
+    monkeypatch.chdir(REPO)
+    code = coverage.main(["--check"])
+    assert (code, capsys.readouterr().err) == (0, "")

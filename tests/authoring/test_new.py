@@ -11,7 +11,6 @@ from quizapp.authoring.lint import lint
 from quizapp.authoring.new import append_question, new_id, template
 from quizapp.bank import QuestionType, bundled_bank_path, load_file
 from tests.authoring.helpers import cli
-from tests.conftest import PENDING_ITEM_WRITING
 
 TYPES = [t.value for t in QuestionType]
 HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
@@ -86,9 +85,7 @@ def test_new_appends_every_type_to_a_copy_of_a_bundled_deck(
     assert deck_file.read_bytes().startswith(original)  # nothing before the end was touched
     errors, warnings = lint_problems(deck_file)
     assert errors == []
-    # TODO(issue 10): drop claim-missing and PENDING_ITEM_WRITING once the bank rewrite lands.
-    allowed = {"no-compute", "no-why", "todo-left", "claim-missing"} | PENDING_ITEM_WRITING
-    assert set(warnings) <= allowed
+    assert set(warnings) <= {"no-compute", "no-why", "todo-left"}
     after, _ = load_file(deck_file)
     assert after is not None
     assert len(after.questions) == len(before.questions) + len(TYPES)
