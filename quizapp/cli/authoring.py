@@ -94,11 +94,15 @@ def add_authoring_commands(
         "import",
         help="turn a CSV of questions into a deck file",
         description=(
-            "Turn a CSV (UTF-8, comma-separated, with a header row) into a deck file.\n"
-            "Every row is checked by quizapp's own loader and lint: a rejected row is reported\n"
-            "as FILE.csv:LINE: reason and left out, the other rows are written, and the exit\n"
-            "code is 1. Unusable input (not UTF-8, no header, unknown or missing columns) exits\n"
-            "2 and writes nothing.\n"
+            "Turn a spreadsheet saved as CSV (with a header row) into a deck file.\n"
+            "Read: UTF-8 with or without a byte-order mark, UTF-16 with one (Excel's 'Unicode\n"
+            "Text'), or the --encoding named; separated by commas, semicolons or tabs, guessed\n"
+            "from the header unless --delimiter says. Columns quizapp does not use are ignored\n"
+            "with a warning. Every row is checked by quizapp's own loader and lint: a rejected\n"
+            "row is reported as FILE.csv: row N, question 'ID': reason (N as the spreadsheet\n"
+            "numbers it) and left out, the other rows are written, and the exit code is 1.\n"
+            "Unusable input (an unnamed encoding, no header, a misspelled or missing column)\n"
+            "exits 2 and writes nothing.\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
@@ -107,6 +111,19 @@ def add_authoring_commands(
         formatter_class=_ImportHelpFormatter,
     )
     imp.add_argument("csv", metavar="FILE.csv", help="the CSV file")
+    imp.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="CHAR",
+        help="the cell separator: , ; tab or another character (default: guessed from the header)",
+    )
+    imp.add_argument(
+        "--encoding",
+        type=_encoding,
+        metavar="NAME",
+        help="the file's encoding, e.g. cp1252 for Excel's 'CSV (comma delimited)' on Windows "
+        "(default: UTF-8, or UTF-16 when the file starts with its byte-order mark)",
+    )
     imp.add_argument(
         "--out", metavar="FILE.yaml", help=f"write the deck here (default: stdout): {_OUT_HELP}"
     )
@@ -147,10 +164,41 @@ def add_authoring_commands(
         "--force", action="store_true", help="replace --out if it is a regular file"
     )
     export.add_argument(
+        "--no-bom",
+        action="store_true",
+        help="csv: leave out the UTF-8 byte-order mark (written by default so that Excel reads "
+        "the file as UTF-8)",
+    )
+    export.add_argument(
+        "--previous",
+        metavar="FILE.apkg",
+        help="anki: the package exported last time; notes unchanged since keep its modification "
+        "times, so that Anki updates only the changed ones (default: the --out file, when "
+        "--force replaces it)",
+    )
+    export.add_argument(
         "--no-eval",
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+
+
+def _delimiter(value: str) -> str:
+    from quizapp.authoring.csv_import.reading import parse_delimiter
+
+    try:
+        return parse_delimiter(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _encoding(value: str) -> str:
+    from quizapp.authoring.csv_import.reading import check_encoding
+
+    try:
+        return check_encoding(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_bank_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -259,7 +307,7 @@ def _import(args: argparse.Namespace) -> int:
         CsvInputError,
         default_deck_info,
         import_csv,
-        read_csv_text,
+        read_csv_file,
     )
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
@@ -285,16 +333,19 @@ def _import(args: argparse.Namespace) -> int:
         weight=args.weight,
     )
     try:
-        text = read_csv_text(source)
+        sheet = read_csv_file(source, args.encoding)
         result = import_csv(
-            text,
+            sheet.text,
             deck=deck,
             path=str(args.csv),
             taken_ids=taken_ids,
             taken_decks=taken_decks,
+            delimiter=args.delimiter,
         )
     except CsvInputError as exc:
         return _error("import", str(exc))
+    for warning in sheet.warnings + result.warnings:
+        print(terminal_safe(f"quizapp import: warning: {warning}"), file=sys.stderr)
     for problem in result.problems:
         print(terminal_safe(problem.format(str(args.csv))), file=sys.stderr)
     if result.text is None:
