@@ -56,10 +56,16 @@ class Record:
 def check_encoding(name: str) -> str:
     """The codec's canonical name. Raises ValueError for an unknown or non-text codec."""
     try:
-        b"".decode(name)  # refuses codecs that are not text encodings (base64, zlib)
+        info = codecs.lookup(name)
     except LookupError:
         raise ValueError(f"unknown encoding {name!r} (e.g. utf-8, cp1252, latin-1)") from None
-    return codecs.lookup(name).name
+    try:
+        b"a".decode(name)  # refuses codecs that are not text encodings (base64, zlib)
+    except LookupError:
+        raise ValueError(f"{name!r} is not a text encoding (e.g. utf-8, cp1252)") from None
+    except UnicodeDecodeError:
+        pass  # a text encoding that needs more than one byte (utf-16)
+    return info.name
 
 
 def parse_delimiter(value: str) -> str:
