@@ -76,8 +76,5 @@ def test_a_yaml_bank_with_a_decimal_comma_gets_the_decimal_point_hint(tmp_path: 
     )
     _, diagnostics = load_file(bank)
     [error] = [d for d in diagnostics if d.severity == "error"]
-    assert (
-        error.message
-        == "answer value must be a number, not a string (write 0.5 with a decimal point)"
-    )
+    assert error.message == "value must be a number, not a string (write 0.5 with a decimal point)"
     assert "05" not in error.message
