@@ -32,14 +32,19 @@ csv    one row per question, in the columns `quizapp import` reads (see
        `quizapp import --help`), so an export imports back to the same questions. A
        cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
        formula) gets a leading ', and so does one starting with 's then one of those;
-       `quizapp import` takes exactly that ' off again.
+       `quizapp import` takes exactly that ' off again. UTF-8 with a byte-order mark,
+       so that Excel shows × — √ as they are (--no-bom leaves it out).
 json   a list of question objects; every object has every key of its type (null when
        absent): id, type, deck, topic, difficulty, tags, source, prompt, explanation,
        compute, vary, and choices+shuffle | answer+why_true+why_false |
        answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
 anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
-       the question's tags. Deck ids, the note type and note guids are stable, so
-       importing a re-export into Anki updates the notes instead of duplicating them.
+       the question's tags, new cards in bank order. Decks are named quizapp::<deck id>
+       (a retitled deck stays the same Anki deck). Deck ids, the note type and note guids
+       are stable, so importing a re-export into Anki updates the notes instead of
+       duplicating them. A note is dated by its bank file, not by the clock: Anki skips
+       unchanged notes (and keeps a student's edits to them). With --previous (or --force
+       over the last export) only the notes that changed since that package are newer.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
@@ -388,15 +393,22 @@ def _without(paths: list[Path], excluded: Path) -> list[Path]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from quizapp.authoring.anki_package import PreviousPackageError
     from quizapp.authoring.output_file import check_output, write_output
     from quizapp.bank import bundled_bank_path, load_bank
 
     for path in args.paths:
         if not Path(path).exists():
             return _error("export", f"{path}: no such file or folder")
+    if args.no_bom and args.format != "csv":
+        return _error("export", "--no-bom applies to --format csv only")
+    if args.previous is not None and args.format != "anki":
+        return _error("export", "--previous applies to --format anki only")
     if args.format == "anki":
         if not args.out:
             return _error("export", "--format anki writes a file: give --out FILE.apkg")
+        if args.previous is not None and not Path(args.previous).is_file():
+            return _error("export", f"--previous {args.previous}: no such file")
         try:
             import genanki  # noqa: F401
         except ImportError:
@@ -416,14 +428,19 @@ def _export(args: argparse.Namespace) -> int:
     questions = ex.bank_questions(bank)
     if args.format == "anki":
         assert out is not None
-        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
-        summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {terminal_safe(out)}"
+        try:
+            summary = _write_anki(args, bank.decks, out)
+        except PreviousPackageError as exc:
+            return _error("export", f"--previous {exc}")
     else:
         text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
+        data = text.encode("utf-8")
+        if args.format == "csv":
+            data = ex.csv_file_bytes(text, bom=not args.no_bom)
         if out is None:
-            sys.stdout.write(text)
+            _write_stdout(data)
         else:
-            write_output(out, text.encode("utf-8"), replace=args.force)
+            write_output(out, data, replace=args.force)
         summary = f"{len(questions)} question(s) exported" + (
             f" to {terminal_safe(out)}" if out else ""
         )
@@ -436,3 +453,42 @@ def _export(args: argparse.Namespace) -> int:
         return 1
     print(f"quizapp export: {summary}", file=sys.stderr)
     return 0
+
+
+def _write_stdout(data: bytes) -> None:
+    """Bytes to stdout as they are (a BOM and UTF-8 whatever the terminal's locale)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
+    """Write the package; the summary line. Raises PreviousPackageError for --previous."""
+    from quizapp.authoring.anki_package import (
+        PreviousPackageError,
+        read_previous_notes,
+        write_anki_package,
+    )
+
+    previous = Path(args.previous) if args.previous is not None else None
+    if previous is None and args.force and out.is_file() and not out.is_symlink():
+        try:  # the package being replaced is the one students imported last
+            read_previous_notes(out)
+            previous = out
+        except PreviousPackageError:
+            previous = None
+    written = write_anki_package(
+        decks, out, evaluate=not args.no_eval, replace=args.force, previous=previous
+    )
+    summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
+    if written.previous is not None:
+        unchanged = written.notes - written.new - written.changed
+        summary += (
+            f"; against {terminal_safe(written.previous)}: {written.changed} changed, "
+            f"{written.new} new, {unchanged} unchanged (Anki updates only the changed ones)"
+        )
+    return summary

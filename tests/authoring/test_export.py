@@ -193,7 +193,9 @@ def test_anki_export_is_a_valid_package_with_one_note_per_question(
         assert guid == anki_guid(qid)
         assert tags.split() == list(question.tags)
     for deck in bank.decks:
-        assert decks[str(anki_deck_id(deck.id))]["name"] == f"quizapp::{deck.title}"
+        anki_deck = decks[str(anki_deck_id(deck.id))]
+        assert anki_deck["name"] == f"quizapp::{deck.id}"  # the id, which a retitle keeps
+        assert deck.title in anki_deck["desc"]
 
 
 def test_anki_reexport_keeps_every_id_so_anki_updates_instead_of_duplicating(
