@@ -47,6 +47,7 @@ REQUIRED_COLUMNS: tuple[str, ...] = ("id", "type", "prompt", "explanation", "dif
 # How close an unknown name must be to a column to be taken for a misspelling of it. At 0.8,
 # `promt`, `tolerence` and `answers` are; `notes` (0.6 to `steps`) and `comments` are not.
 MISSPELLING_CUTOFF = 0.8
+_LISTED = 10  # ignored columns named in the warning; a hostile header may have thousands
 
 
 @dataclass(frozen=True)
@@ -147,9 +148,12 @@ def ignored_columns_warning(path: str, header: Header, used_unnamed: list[int]) 
     parts += [f"column {column_letter(i)} (no name in the header)" for i in used_unnamed]
     if not parts:
         return None
+    listed = ", ".join(parts[:_LISTED])
+    if len(parts) > _LISTED:
+        listed += f" and {len(parts) - _LISTED} more"
     return (
         f"{path}: ignoring {'a column' if len(parts) == 1 else f'{len(parts)} columns'} "
-        f"quizapp does not use: {', '.join(parts)}"
+        f"quizapp does not use: {listed}"
     )
 
 
