@@ -181,6 +181,7 @@ BAD_ROWS = [
     ("bad-difficulty", "r,flashcard,P,E,trivial,t,,,,,,,B", "difficulty 'trivial' is not valid"),
     ("type-typo", "r,single-choice,P,E,easy,t,A|B,1,,,,,", "did you mean 'single_choice'?"),
     ("no-back", "r,flashcard,P,E,easy,t,,,,,,,", "the back cell is empty"),
+    ("no-steps", "r,ordering,P,E,easy,t,,,,,,,", "the steps cell is empty (an ordering question"),
     (
         "wrong-type-key",
         "r,flashcard,P,E,easy,t,,,,,,a|b,B",

@@ -23,17 +23,21 @@ def _empty_cell(match: re.Match[str]) -> str:
     return f"the {column} cell is empty{_ALLOWED.get(column, '')}"
 
 
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _type_needs(match: re.Match[str]) -> str:
     qtype, column = match["type"], match["key"]
     if qtype == QuestionType.NUMERIC.value and column == "answer":
         return "the answer cell is empty (a numeric question needs answer, or answer_from)"
-    return f"the {column} cell is empty (a {qtype} question needs it)"
+    return f"the {column} cell is empty ({_a(qtype)} question needs it)"
 
 
 def _not_for_type(match: re.Match[str]) -> str:
     return (
         f"the {match['key']} cell is for {match['owners']} questions only; "
-        f"leave it empty for a {match['type']} question"
+        f"leave it empty for {_a(match['type'])} question"
     )
 
 
