@@ -6,14 +6,16 @@ Checked by reading the package's SQLite, and with the real Anki library when it 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
-import sqlite3
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +29,7 @@ from quizapp.authoring.anki_package import (
     model_digest,
 )
 from quizapp.bank import ChoiceQuestion, bundled_bank_path, load_bank
-from tests.authoring.helpers import cli
+from tests.authoring.helpers import cli, query_apkg
 
 DATA = Path(__file__).parent / "data"
 EVERY_TYPE = DATA / "every_type.yaml"
@@ -45,24 +47,19 @@ class Package:
 
 
 def read_package(path: Path, scratch: Path) -> Package:
-    with zipfile.ZipFile(path) as archive:
-        db = scratch / "read.anki2"
-        db.write_bytes(archive.read("collection.anki2"))
-    conn = sqlite3.connect(db)
-    try:
-        rows = conn.execute("SELECT id, mod, flds, tags FROM notes").fetchall()
-        cards = conn.execute("SELECT nid, due FROM cards ORDER BY due").fetchall()
-        decks_json, models_json = conn.execute("SELECT decks, models FROM col").fetchone()
-    finally:
-        conn.close()
-    db.unlink()
+    rows, cards, [(decks_json, models_json)] = query_apkg(
+        path,
+        scratch,
+        "SELECT id, mod, flds, tags FROM notes",
+        "SELECT nid, due FROM cards ORDER BY due",
+        "SELECT decks, models FROM col",
+    )
     by_note = {nid: flds.split("\x1f")[2] for nid, _, flds, _ in rows}
-    models = json.loads(models_json)
     return Package(
         notes={flds.split("\x1f")[2]: (mod, flds, tags) for _, mod, flds, tags in rows},
         dues=[(due, by_note[nid]) for nid, due in cards],
         decks=json.loads(decks_json),
-        model_mod=models[str(ANKI_MODEL_ID)]["mod"],
+        model_mod=json.loads(models_json)[str(ANKI_MODEL_ID)]["mod"],
     )
 
 
@@ -254,87 +251,87 @@ def test_the_note_type_digest_is_recorded_with_its_time() -> None:
 # -- with the real Anki library ---------------------------------------------------------------
 
 
-def _anki_import(collection_path: Path, package: Path) -> dict[str, int]:
-    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+@contextlib.contextmanager
+def opened(collection: Path) -> Iterator[Any]:
+    from anki.collection import Collection
 
-    col = Collection(str(collection_path))
+    col = Collection(str(collection))
     try:
+        yield col
+    finally:
+        col.close()
+
+
+def anki_import(collection: Path, package: Path) -> dict[str, int]:
+    from anki.collection import ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    with opened(collection) as col:
         request = ImportAnkiPackageRequest(
             package_path=str(package), options=ImportAnkiPackageOptions(with_scheduling=True)
         )
         log = col.import_anki_package(request).log
-        return {
-            "new": len(log.new),
-            "updated": len(log.updated),
-            "skipped": len(log.duplicate),
-            "conflicting": len(log.conflicting),
-        }
-    finally:
-        col.close()
+    return {
+        "new": len(log.new),
+        "updated": len(log.updated),
+        "skipped": len(log.duplicate),
+        "conflicting": len(log.conflicting),
+    }
+
+
+@pytest.fixture
+def student(capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path) -> Path:
+    """A fresh Anki collection into which the fixture's first export was imported."""
+    pytest.importorskip("anki.collection")
+    collection, first = tmp_path / "student.anki2", tmp_path / "first.apkg"
+    export(capsys, bank_copy, first)
+    assert anki_import(collection, first) == {
+        "new": 8,
+        "updated": 0,
+        "skipped": 0,
+        "conflicting": 0,
+    }
+    return collection
 
 
 def test_real_anki_updates_only_the_changed_note_and_keeps_a_students_edit(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path, student: Path
 ) -> None:
-    pytest.importorskip("anki.collection")
-    from anki.collection import Collection
-
-    collection = tmp_path / "student.anki2"
-    v1, v2 = tmp_path / "v1.apkg", tmp_path / "v2.apkg"
-    export(capsys, bank_copy, v1)
-    assert _anki_import(collection, v1) == {"new": 8, "updated": 0, "skipped": 0, "conflicting": 0}
-    export(capsys, bank_copy, v2)  # a plain re-export: no --previous, nothing changed
-    assert _anki_import(collection, v2)["updated"] == 0
+    again = tmp_path / "again.apkg"
+    export(capsys, bank_copy, again)  # a plain re-export: no --previous, nothing changed
+    assert anki_import(student, again)["updated"] == 0
 
     # The student edits one note; the teacher edits another question.
-    col = Collection(str(collection))
-    try:
+    with opened(student) as col:
         [nid] = col.find_notes('"QuizappId:et-single"')
         note = col.get_note(nid)
         note["Back"] = note["Back"] + "<p>my own mnemonic</p>"
         col.update_note(note)
-    finally:
-        col.close()
     edit(bank_copy, "prompt: Front?", "prompt: Front, edited?", LATER + 100)
-    export(capsys, bank_copy, v2, "--force")  # compared with v2, the last export
-    assert _anki_import(collection, v2) == {"new": 0, "updated": 1, "skipped": 7, "conflicting": 0}
+    export(capsys, bank_copy, again, "--force")  # compared with the last export, which it replaces
+    assert anki_import(student, again) == {"new": 0, "updated": 1, "skipped": 7, "conflicting": 0}
 
-    col = Collection(str(collection))
-    try:
-        fronts = {col.get_note(n)["QuizappId"]: col.get_note(n) for n in col.find_notes("")}
-        assert "Front, edited?" in fronts["et-flashcard"]["Front"]
-        assert "my own mnemonic" in fronts["et-single"]["Back"]
-        names = {d.name for d in col.decks.all_names_and_ids()}
-        assert "quizapp::every-type" in names
-        dues = sorted(
-            (c.due, col.get_note(c.nid)["QuizappId"]) for c in map(col.get_card, col.find_cards(""))
-        )
-        order = re.findall(r"^  - id: (\S+)$", bank_copy.read_text(), re.M)
-        assert [qid for _, qid in dues] == order
-    finally:
-        col.close()
+    with opened(student) as col:
+        notes = {col.get_note(n)["QuizappId"]: col.get_note(n) for n in col.find_notes("")}
+        assert "Front, edited?" in notes["et-flashcard"]["Front"]
+        assert "my own mnemonic" in notes["et-single"]["Back"]
+        cards = [col.get_card(c) for c in col.find_cards("")]
+        dues = sorted((card.due, col.get_note(card.nid)["QuizappId"]) for card in cards)
+    order = re.findall(r"^  - id: (\S+)$", bank_copy.read_text(), re.M)
+    assert dues == list(enumerate(order, start=1))
 
 
 def test_real_anki_keeps_the_cards_in_their_deck_after_a_retitle(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path, student: Path
 ) -> None:
-    pytest.importorskip("anki.collection")
-    from anki.collection import Collection
-
-    collection = tmp_path / "student.anki2"
-    v1, v2 = tmp_path / "v1.apkg", tmp_path / "v2.apkg"
-    export(capsys, bank_copy, v1)
-    _anki_import(collection, v1)
+    retitled = tmp_path / "retitled.apkg"
     edit(bank_copy, "title: Every type", "title: All the types", LATER + 100)
-    export(capsys, bank_copy, v2)
-    _anki_import(collection, v2)
-    col = Collection(str(collection))
-    try:
+    export(capsys, bank_copy, retitled)
+    anki_import(student, retitled)
+    with opened(student) as col:
         decks = {d.name: d.id for d in col.decks.all_names_and_ids()}
-        quizapp_decks = [name for name in decks if name.startswith("quizapp::")]
-        assert quizapp_decks == ["quizapp::every-type"]
-        cards = col.find_cards('"deck:quizapp::every-type"')
-        assert len(cards) == 8
+        assert sorted(name for name in decks if name.startswith("quizapp")) == [
+            "quizapp",
+            "quizapp::every-type",
+        ]
+        assert len(col.find_cards('"deck:quizapp::every-type"')) == 8
         assert "All the types" in col.decks.get(decks["quizapp::every-type"])["desc"]
-    finally:
-        col.close()
