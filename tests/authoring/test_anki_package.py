@@ -231,13 +231,20 @@ def test_the_deck_is_named_by_its_id_so_a_retitle_keeps_it(
 
 
 def test_new_cards_are_positioned_in_bank_order(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, bank_copy: Path
 ) -> None:
+    second = bank_copy.parent / "second.yaml"
+    second.write_text(
+        bank_copy.read_text(encoding="utf-8")
+        .replace("id: every-type", "id: second-deck")
+        .replace("  - id: et-", "  - id: second-"),
+        encoding="utf-8",
+    )
     out = tmp_path / "bank.apkg"
-    code, _, stderr = cli(capsys, "export", "--format", "anki", "--out", str(out), "--no-eval")
-    assert code == 0, stderr
-    bank = load_bank([bundled_bank_path()])
+    export(capsys, bank_copy.parent, out)
+    bank = load_bank([bank_copy.parent])
     order = [q.id for deck in bank.decks for q in deck.questions]
+    assert len(order) == 16 and order[8].startswith("second-")  # two decks, one after the other
     assert read_package(out, tmp_path).dues == list(enumerate(order, start=1))
 
 
