@@ -408,7 +408,8 @@ def _export(args: argparse.Namespace) -> int:
         if not args.out:
             return _error("export", "--format anki writes a file: give --out FILE.apkg")
         if args.previous is not None and not Path(args.previous).is_file():
-            return _error("export", f"--previous {args.previous}: no such file")
+            missing = "no such file" if not Path(args.previous).exists() else "not a regular file"
+            return _error("export", f"--previous {args.previous}: {missing}")
         try:
             import genanki  # noqa: F401
         except ImportError:
