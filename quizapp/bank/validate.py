@@ -35,6 +35,7 @@ from quizapp.bank.model import (
     Trap,
     TrueFalseQuestion,
 )
+from quizapp.bank.number_text import number_hint
 from quizapp.bank.yaml12 import (
     BOOL,
     FLOAT,
@@ -247,11 +248,8 @@ class FileValidator:
         if value is BAD:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
-            hint = ""
-            if isinstance(value, str) and re.fullmatch(
-                r"[-+]?[0-9][0-9,]*(\.[0-9]*)?", value.strip()
-            ):
-                hint = f" (write {value.replace(',', '')} without thousands separators)"
+            fix = number_hint(value) if isinstance(value, str) else None
+            hint = f" ({fix})" if fix else ""
             self.report(node, "wrong-type", f"{what} must be a number, not {_describe(node)}{hint}")
             return None
         if not math.isfinite(value):

@@ -32,7 +32,8 @@ csv    one row per question, in the columns `quizapp import` reads (see
        `quizapp import --help`), so an export imports back to the same questions. A
        cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
        formula) gets a leading ', and so does one starting with 's then one of those;
-       `quizapp import` takes exactly that ' off again.
+       `quizapp import` takes exactly that ' off again. UTF-8 with a byte-order mark,
+       so that Excel shows × — √ as they are (--no-bom leaves it out).
 json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata and the
        question objects, so `quizapp import FILE.json` gives back the same decks. Every
        question object has every key of its type (null when absent): id, type, deck,
@@ -40,8 +41,12 @@ json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata an
        choices+shuffle | answer+why_true+why_false |
        answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
 anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
-       the question's tags. Deck ids, the note type and note guids are stable, so
-       importing a re-export into Anki updates the notes instead of duplicating them.
+       the question's tags, new cards in bank order. Decks are named quizapp::<deck id>
+       (a retitled deck stays the same Anki deck). Deck ids, the note type and note guids
+       are stable, so importing a re-export into Anki updates the notes instead of
+       duplicating them. A note is dated by its bank file, not by the clock: Anki skips
+       unchanged notes (and keeps a student's edits to them). With --previous (or --force
+       over the last export) only the notes that changed since that package are newer.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
@@ -102,16 +107,20 @@ def add_authoring_commands(
         "import",
         help="turn a CSV, GIFT, Anki or JSON file of questions into a deck file",
         description=(
-            "Turn a CSV (UTF-8, comma-separated, with a header row) into a deck file.\n"
+            "Turn a spreadsheet saved as CSV (with a header row) into a deck file.\n"
+            "Read: UTF-8 with or without a byte-order mark, UTF-16 with one (Excel's 'Unicode\n"
+            "Text'), or the --encoding named; separated by commas, semicolons or tabs, guessed\n"
+            "from the header unless --delimiter says. Columns quizapp does not use are ignored\n"
+            "with a warning. Every row is checked by quizapp's own loader and lint: a rejected\n"
+            "row is reported as FILE.csv: row N, question 'ID': reason (N as the spreadsheet\n"
+            "numbers it) and left out, the other rows are written, and the exit code is 1.\n"
+            "Unusable input (an unnamed encoding, no header, a misspelled or missing column)\n"
+            "exits 2 and writes nothing.\n"
             "Other formats, chosen by the extension or --from (docs/authoring.md has the\n"
             "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
             "#separator:/#html: headers), Anki packages (.apkg) and quizapp's own JSON export\n"
             "(.json; a file of several decks needs --out FOLDER). Each item that cannot be\n"
             "imported is reported as WHERE: skipped: reason, and the exit code is 1.\n\n"
-            "Every row is checked by quizapp's own loader and lint: a rejected row is reported\n"
-            "as FILE.csv:LINE: reason and left out, the other rows are written, and the exit\n"
-            "code is 1. Unusable input (not UTF-8, no header, unknown or missing columns) exits\n"
-            "2 and writes nothing.\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
@@ -121,6 +130,19 @@ def add_authoring_commands(
     )
     imp.add_argument("csv", metavar="FILE", help="the CSV, GIFT, Anki or JSON file")
     imp.add_argument("--from", dest="source_format", choices=IMPORT_FORMATS, help=_FROM_HELP)
+    imp.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="CHAR",
+        help="the cell separator: , ; tab or another character (default: guessed from the header)",
+    )
+    imp.add_argument(
+        "--encoding",
+        type=_encoding,
+        metavar="NAME",
+        help="the file's encoding, e.g. cp1252 for Excel's 'CSV (comma delimited)' on Windows "
+        "(default: UTF-8, or UTF-16 when the file starts with its byte-order mark)",
+    )
     imp.add_argument(
         "--out", metavar="FILE.yaml", help=f"write the deck here (default: stdout): {_OUT_HELP}"
     )
@@ -161,10 +183,41 @@ def add_authoring_commands(
         "--force", action="store_true", help="replace --out if it is a regular file"
     )
     export.add_argument(
+        "--no-bom",
+        action="store_true",
+        help="csv: leave out the UTF-8 byte-order mark (written by default so that Excel reads "
+        "the file as UTF-8)",
+    )
+    export.add_argument(
+        "--previous",
+        metavar="FILE.apkg",
+        help="anki: the package exported last time; notes unchanged since keep its modification "
+        "times, so that Anki updates only the changed ones (default: the --out file, when "
+        "--force replaces it)",
+    )
+    export.add_argument(
         "--no-eval",
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+
+
+def _delimiter(value: str) -> str:
+    from quizapp.authoring.csv_import.reading import parse_delimiter
+
+    try:
+        return parse_delimiter(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _encoding(value: str) -> str:
+    from quizapp.authoring.csv_import.reading import check_encoding
+
+    try:
+        return check_encoding(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_bank_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -285,7 +338,7 @@ def _import(args: argparse.Namespace) -> int:
         CsvInputError,
         default_deck_info,
         import_csv,
-        read_csv_text,
+        read_csv_file,
     )
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
@@ -311,16 +364,19 @@ def _import(args: argparse.Namespace) -> int:
         weight=args.weight,
     )
     try:
-        text = read_csv_text(source)
+        sheet = read_csv_file(source, args.encoding)
         result = import_csv(
-            text,
+            sheet.text,
             deck=deck,
             path=str(args.csv),
             taken_ids=taken_ids,
             taken_decks=taken_decks,
+            delimiter=args.delimiter,
         )
     except CsvInputError as exc:
         return _error("import", str(exc))
+    for warning in sheet.warnings + result.warnings:
+        print(terminal_safe(f"quizapp import: warning: {warning}"), file=sys.stderr)
     for problem in result.problems:
         print(terminal_safe(problem.format(str(args.csv))), file=sys.stderr)
     if result.text is None:
@@ -363,15 +419,23 @@ def _without(paths: list[Path], excluded: Path) -> list[Path]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from quizapp.authoring.anki_package import PreviousPackageError
     from quizapp.authoring.output_file import check_output, write_output
     from quizapp.bank import bundled_bank_path, load_bank
 
     for path in args.paths:
         if not Path(path).exists():
             return _error("export", f"{path}: no such file or folder")
+    if args.no_bom and args.format != "csv":
+        return _error("export", "--no-bom applies to --format csv only")
+    if args.previous is not None and args.format != "anki":
+        return _error("export", "--previous applies to --format anki only")
     if args.format == "anki":
         if not args.out:
             return _error("export", "--format anki writes a file: give --out FILE.apkg")
+        if args.previous is not None and not Path(args.previous).is_file():
+            missing = "no such file" if not Path(args.previous).exists() else "not a regular file"
+            return _error("export", f"--previous {args.previous}: {missing}")
         try:
             import genanki  # noqa: F401
         except ImportError:
@@ -391,17 +455,19 @@ def _export(args: argparse.Namespace) -> int:
     questions = ex.bank_questions(bank)
     if args.format == "anki":
         assert out is not None
-        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
-        summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {terminal_safe(out)}"
+        try:
+            summary = _write_anki(args, bank.decks, out)
+        except PreviousPackageError as exc:
+            return _error("export", f"--previous {exc}")
     else:
         if args.format == "csv":
-            text = ex.export_csv(questions)
+            data = ex.csv_file_bytes(ex.export_csv(questions), bom=not args.no_bom)
         else:
-            text = ex.export_json(questions, bank.decks)
+            data = ex.export_json(questions, bank.decks).encode("utf-8")
         if out is None:
-            sys.stdout.write(text)
+            _write_stdout(data)
         else:
-            write_output(out, text.encode("utf-8"), replace=args.force)
+            write_output(out, data, replace=args.force)
         summary = f"{len(questions)} question(s) exported" + (
             f" to {terminal_safe(out)}" if out else ""
         )
@@ -414,3 +480,42 @@ def _export(args: argparse.Namespace) -> int:
         return 1
     print(f"quizapp export: {summary}", file=sys.stderr)
     return 0
+
+
+def _write_stdout(data: bytes) -> None:
+    """Bytes to stdout as they are (a BOM and UTF-8 whatever the terminal's locale)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
+    """Write the package; the summary line. Raises PreviousPackageError for --previous."""
+    from quizapp.authoring.anki_package import (
+        PreviousPackageError,
+        read_previous_notes,
+        write_anki_package,
+    )
+
+    previous = Path(args.previous) if args.previous is not None else None
+    if previous is None and args.force and out.is_file() and not out.is_symlink():
+        try:  # the package being replaced is the one students imported last
+            read_previous_notes(out)
+            previous = out
+        except PreviousPackageError:
+            previous = None
+    written = write_anki_package(
+        decks, out, evaluate=not args.no_eval, replace=args.force, previous=previous
+    )
+    summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
+    if written.previous is not None:
+        unchanged = written.notes - written.new - written.changed
+        summary += (
+            f"; against {terminal_safe(written.previous)}: {written.changed} changed, "
+            f"{written.new} new, {unchanged} unchanged (Anki updates only the changed ones)"
+        )
+    return summary

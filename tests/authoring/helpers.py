@@ -1,8 +1,12 @@
-"""Shared by the authoring tests: run a command in-process, compare questions field by field."""
+"""Shared by the authoring tests: run a command in-process, compare questions field by field,
+read an Anki package."""
 
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +37,17 @@ def comparable(question: Question) -> dict[str, object]:
             "expect": [(c.text, c.says) for c in question.compute.expect],
         }
     return {"class": type(question).__name__, **fields}
+
+
+def query_apkg(path: Path, scratch: Path, *queries: str) -> list[list[tuple]]:
+    """The rows each SQL query finds in an .apkg's collection (a valid zip holding one)."""
+    with zipfile.ZipFile(path) as archive:
+        assert archive.testzip() is None
+        db = scratch / "query.anki2"
+        db.write_bytes(archive.read("collection.anki2"))
+    conn = sqlite3.connect(db)
+    try:
+        return [conn.execute(query).fetchall() for query in queries]
+    finally:
+        conn.close()
+        db.unlink()

@@ -151,7 +151,7 @@ def test_any_text_round_trips(
 # -- rejected rows --------------------------------------------------------------------------
 
 BAD_ROWS = [
-    ("dup-in-bank", "mha-purpose-subspaces,flashcard,F,E,easy,t,,,,,,,B", "is already used in"),
+    ("dup-in-bank", "mha-purpose-subspaces,flashcard,F,E,easy,t,,,,,,,B", "id is already used in"),
     ("two-correct", "r,single_choice,P,E,easy,t,A|B,1;2,,,,,", "exactly one correct choice, not 2"),
     ("no-correct", "r,multiple_choice,P,E,easy,t,A|B,,,,,,", "needs a correct choice"),
     (
@@ -169,17 +169,24 @@ BAD_ROWS = [
     ("empty-option", "r,single_choice,P,E,easy,t,A||B,1,,,,,", "option 2 is empty"),
     ("same-option", "r,single_choice,P,E,easy,t,A|a,1,,,,,", "the same choice appears twice"),
     ("one-option", "r,single_choice,P,E,easy,t,A,1,,,,,", "2 to 9 choices, not 1"),
-    ("thousands", 'r,numeric,P,E,easy,t,,,,"1,048,576",,,', "write 1048576 without thousands"),
+    ("percent", "r,numeric,P,E,easy,t,,,,50%,,,", "answer: '50%' is a percentage; write 50"),
+    ("not-a-number", "r,numeric,P,E,easy,t,,,,1 2 8,,,", "answer: '1 2 8' is not a number"),
     ("tf-answer", "r,true_false,P,E,easy,t,,,,maybe,,,", "answer must be true or false"),
-    ("no-answer", "r,true_false,P,E,easy,t,,,,,,,", "missing 'answer'"),
+    ("no-answer", "r,true_false,P,E,easy,t,,,,,,,", "the answer cell is empty"),
     ("bad-id", "Bad Id,flashcard,P,E,easy,t,,,,,,,B", "question id 'Bad Id' must be lowercase"),
     ("bad-tag", "r,flashcard,P,E,easy,Not A Tag!,,,,,,,B", "must be lowercase"),
     ("same-steps", "r,ordering,P,E,easy,t,,,,,,a|b|a,", "two steps read the same"),
-    ("no-difficulty", "r,flashcard,P,E,,t,,,,,,,B", "missing required key 'difficulty'"),
+    ("no-difficulty", "r,flashcard,P,E,,t,,,,,,,B", "the difficulty cell is empty (easy, medium"),
+    ("no-explanation", "r,flashcard,P,,easy,t,,,,,,,B", ": the explanation cell is empty"),
     ("bad-difficulty", "r,flashcard,P,E,trivial,t,,,,,,,B", "difficulty 'trivial' is not valid"),
     ("type-typo", "r,single-choice,P,E,easy,t,A|B,1,,,,,", "did you mean 'single_choice'?"),
-    ("no-back", "r,flashcard,P,E,easy,t,,,,,,,", "missing 'back'"),
-    ("wrong-type-key", "r,flashcard,P,E,easy,t,,,,,,a|b,B", "'steps' does not apply to flashcard"),
+    ("no-back", "r,flashcard,P,E,easy,t,,,,,,,", "the back cell is empty"),
+    ("no-steps", "r,ordering,P,E,easy,t,,,,,,,", "the steps cell is empty (an ordering question"),
+    (
+        "wrong-type-key",
+        "r,flashcard,P,E,easy,t,,,,,,a|b,B",
+        "the steps cell is for ordering questions only; leave it empty for a flashcard question",
+    ),
     ("unknown-compute", "r,flashcard,P,E,easy,t,,,,,mha_param,,B", "did you mean 'mha_params'?"),
     ("bad-argument", "r,flashcard,P,E,easy,t,,,,,mha_params n_heads=7,,B", "not divisible"),
     ("compute-syntax", "r,flashcard,P,E,easy,t,,,,,mha_params d_model,,B", "key=value"),
@@ -200,7 +207,7 @@ def test_each_bad_row_is_rejected_with_its_reason_and_the_rest_imported(
     assert code == 1
     assert stdout == ""
     [line, summary] = stderr.splitlines()
-    assert line.startswith(f"{path}:3: ") and reason in line, line
+    assert line.startswith(f"{path}: row 3, question ") and reason in line, line
     assert "1 question(s) imported" in summary and "1 row(s) rejected" in summary
     deck, _ = load_file(out)
     assert deck is not None and [q.id for q in deck.questions] == ["good-1"]
@@ -232,19 +239,25 @@ def test_duplicate_ids_within_the_csv_and_against_bank_paths(
     code, stdout, stderr = cli(capsys, "import", str(path), "--bank", str(mine))
     assert code == 1
     lines = stderr.splitlines()
-    assert lines[0] == f"{path}:3: duplicate id 'a' (first on line 2)"
-    assert lines[1] == f"{path}:4: id 'taken' is already used in {mine}"
-    assert lines[2].startswith(f"{path}:5: id 'pe-why-needed' is already used in ")
+    assert lines[0] == f"{path}: row 3, question 'a': duplicate id (first on row 2)"
+    assert lines[1] == f"{path}: row 4, question 'taken': the id is already used in {mine}"
+    assert lines[2].startswith(f"{path}: row 5, question 'pe-why-needed': the id is already used")
     assert "id: a\n" in stdout
     # Without the bundled bank, only the --bank paths count.
     code, _, stderr = cli(capsys, "import", str(path), "--bank", str(mine), "--no-default-bank")
     assert code == 1 and "pe-why-needed" not in stderr
 
 
-def test_rows_are_numbered_by_the_line_they_start_on(tmp_path: Path) -> None:
+def test_rows_are_numbered_as_the_spreadsheet_numbers_them(tmp_path: Path) -> None:
+    # The bad question is on file line 5 but spreadsheet row 4: the cell above spans 2 lines.
     text = f'{HEADER}\ngood-1,flashcard,"two\nlines",E,easy,t,,,,,,,B\n\nbad,flashcard,P,E,easy,t,,,,,,,\n'
     result = import_csv(text, deck=DeckInfo("d", "D", "d"))
-    assert [p.line for p in result.problems] == [5]
+    [problem] = result.problems
+    assert (problem.row, problem.line, problem.question_id) == (4, 5, "bad")
+    assert (
+        problem.format("q.csv")
+        == "q.csv: row 4, question 'bad': the back cell is empty (a flashcard question needs it)"
+    )
     assert result.imported == ["good-1"] and result.rows == 2
 
 
@@ -275,11 +288,12 @@ def test_a_row_problem_is_one_line_even_with_newlines_in_cells(tmp_path: Path) -
         (b"\n\n", "it has no header row"),
         (
             b"id,type,promt,explanation,difficulty,tags,colour\n",
-            "unknown columns 'promt' (did you mean 'prompt'?), 'colour'",
+            "unknown column 'promt' (did you mean 'prompt'?); rename it",
         ),
         (b"id,type,prompt\n", "missing required columns: explanation, difficulty, tags"),
         (b"a,b,c\n1,2,3\n", "the first row is not a header"),
-        (b"id;type;prompt;explanation\n", "quizapp reads comma-separated files"),
+        (b"id;type;prompt;explanation\n", "missing required columns: difficulty, tags"),
+        (b"id|type|prompt|explanation\n", "the header has a single column 'id|type|prompt|"),
         (b"id,type,prompt,explanation,difficulty,tags,id\n", "column 'id' appears twice"),
         (b"id,type,prompt,explanation,difficulty,tags\nx,flashcard,caf\xe9\n", "not UTF-8"),
         (b"id,type,prompt,explanation,difficulty,tags\n", "has a header but no rows"),
@@ -358,8 +372,8 @@ def test_import_rejects_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 def test_csv_input_error_is_raised_by_the_library() -> None:
-    with pytest.raises(CsvInputError, match="unknown column 'x'"):
-        import_csv("id,type,prompt,explanation,difficulty,tags,x\n", deck=DeckInfo("d", "D", "d"))
+    with pytest.raises(CsvInputError, match="unknown column 'tag'"):
+        import_csv("id,type,prompt,explanation,difficulty,tag\n", deck=DeckInfo("d", "D", "d"))
 
 
 def test_import_help_lists_every_column_and_the_real_defaults(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from quizapp.authoring.export import (
 )
 from quizapp.bank import QuestionType, bundled_bank_path, load_bank, load_file
 from quizapp.bank.model import Deck, OrderingQuestion
-from tests.authoring.helpers import cli, comparable
+from tests.authoring.helpers import cli, comparable, query_apkg
 
 DATA = Path(__file__).parent / "data"
 EVERY_TYPE = DATA / "every_type.yaml"
@@ -163,21 +161,15 @@ def test_export_usage_errors_are_one_line(
 
 def read_apkg(path: Path, tmp_path: Path) -> tuple[list[tuple[str, str, str]], dict[str, object]]:
     """(guid, tags, fields) of every note, and the decks table, from an .apkg."""
-    with zipfile.ZipFile(path) as archive:
-        assert archive.testzip() is None
-        assert "collection.anki2" in archive.namelist()
-        db = tmp_path / "collection.anki2"
-        db.write_bytes(archive.read("collection.anki2"))
-    conn = sqlite3.connect(db)
-    try:
-        notes = conn.execute("SELECT guid, tags, flds FROM notes ORDER BY id").fetchall()
-        (cards,) = conn.execute("SELECT count(*) FROM cards").fetchone()
-        decks = json.loads(conn.execute("SELECT decks FROM col").fetchone()[0])
-    finally:
-        conn.close()
-    db.unlink()
+    notes, [(cards,)], [(decks,)] = query_apkg(
+        path,
+        tmp_path,
+        "SELECT guid, tags, flds FROM notes ORDER BY id",
+        "SELECT count(*) FROM cards",
+        "SELECT decks FROM col",
+    )
     assert cards == len(notes)
-    return notes, decks
+    return notes, json.loads(decks)
 
 
 def test_anki_export_is_a_valid_package_with_one_note_per_question(
@@ -196,7 +188,9 @@ def test_anki_export_is_a_valid_package_with_one_note_per_question(
         assert guid == anki_guid(qid)
         assert tags.split() == list(question.tags)
     for deck in bank.decks:
-        assert decks[str(anki_deck_id(deck.id))]["name"] == f"quizapp::{deck.title}"
+        anki_deck = decks[str(anki_deck_id(deck.id))]
+        assert anki_deck["name"] == f"quizapp::{deck.id}"  # the id, which a retitle keeps
+        assert deck.title in anki_deck["desc"]
 
 
 def test_anki_reexport_keeps_every_id_so_anki_updates_instead_of_duplicating(

@@ -167,8 +167,12 @@ def test_a_csv_cell_with_an_escape_is_rejected_naming_its_row(
     code, _, stderr = cli(capsys, "import", str(source), "--out", str(out), "--no-default-bank")
     assert code == 1
     lines = stderr.splitlines()
-    assert lines[0].startswith(f"{source}:3: prompt contains control character U+001B (ESC)")
-    assert lines[1].startswith(f"{source}:4: explanation contains bidirectional override U+202E")
+    assert lines[0].startswith(
+        f"{source}: row 3, question 'bad-1': prompt contains control character U+001B (ESC)"
+    )
+    assert lines[1].startswith(
+        f"{source}: row 4, question 'bad-2': explanation contains bidirectional override U+202E"
+    )
     assert "1 question(s) imported" in lines[2]
     assert_no_control_bytes(stderr.encode())
     assert "\x1b" not in out.read_text(encoding="utf-8")

@@ -53,9 +53,16 @@ def detect_format(path: Path) -> str:
 
         try:
             with path.open("rb") as handle:
-                head = handle.read(65536).decode("utf-8-sig", errors="replace")
+                raw = handle.read(65536)
         except OSError as exc:
             raise ImportInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
+            # Excel's "Unicode Text" (UTF-16, tab-separated, with or without its byte-order
+            # mark): the CSV importer reads it, or says which --encoding to give.
+            return "csv"
+        head = raw.decode("utf-8-sig", errors="replace")
+        if _looks_like_quizapp_columns(head):
+            return "csv"  # a spreadsheet saved as text, with quizapp's column header
         if has_anki_header(head):
             return "anki-text"
         if _GIFT_HINT.search(head):
@@ -70,6 +77,13 @@ def detect_format(path: Path) -> str:
         f"{path}: quizapp imports .csv, .gift, .txt (GIFT or Anki notes), .apkg and .json "
         "files; name the format with --from"
     )
+
+
+def _looks_like_quizapp_columns(head: str) -> bool:
+    """True when the first line is a header naming quizapp's own CSV columns."""
+    first = head.split("\n", 1)[0].lower()
+    cells = {cell.strip().strip('"') for cell in re.split(r"[\t;,]", first)}
+    return {"id", "type", "prompt"} <= cells
 
 
 @dataclass(frozen=True)

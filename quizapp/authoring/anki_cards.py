@@ -1,0 +1,164 @@
+"""The two sides of an Anki card made from a question, as HTML.
+
+The front lists a choice question's options in a fixed shuffled order (unless the question
+says `shuffle: false`), numbered 1, 2, 3...; the back names the correct options by those same
+numbers, so "3." on the back is option 3 on the front. An ordering question shows its steps
+shuffled on the front and in the correct order on the back. A numeric key written as `from:`
+shows the computed value when the export ran the computation, else names it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+
+from quizapp.authoring.anki_html import inline_html, markdown_to_html
+from quizapp.bank.grading import format_number
+from quizapp.bank.model import (
+    Choice,
+    ChoiceQuestion,
+    Flashcard,
+    NumericQuestion,
+    OrderingQuestion,
+    Question,
+    TrueFalseQuestion,
+)
+
+
+def anki_variant(question: Question) -> Question:
+    """A card is fixed text: a parameterized question becomes one variant, chosen by its id."""
+    if not question.vary:
+        return question
+    from quizapp.bank.variants import pick
+
+    return pick(question, random.Random(question.id))
+
+
+def shuffled_order(question_id: str, n: int) -> list[int]:
+    """A fixed order, never the correct one, seeded by the question id."""
+    seed = int.from_bytes(hashlib.sha256(question_id.encode()).digest()[:8], "big")
+    order = list(range(n))
+    rng = random.Random(seed)
+    for _ in range(20):
+        rng.shuffle(order)
+        if order != sorted(order):
+            return order
+    return list(reversed(order))
+
+
+def choice_order(question: ChoiceQuestion) -> list[int]:
+    """The options' indexes in the order the front lists them. Shuffled as the app shuffles
+    them (unless the question says not to): written order would put the correct option first
+    on most cards, and Anki would teach the position."""
+    if question.shuffle:
+        return shuffled_order(question.id, len(question.choices))
+    return list(range(len(question.choices)))
+
+
+def numbered_choices(question: ChoiceQuestion) -> list[tuple[int, Choice]]:
+    """(the number the front gives it, the option), in the front's order."""
+    return [(n, question.choices[i]) for n, i in enumerate(choice_order(question), start=1)]
+
+
+def _choice_front(question: ChoiceQuestion) -> str:
+    options = "".join(f"<li>{inline_html(c.text)}</li>" for _, c in numbered_choices(question))
+    hint = (
+        "<p><em>Select all that apply.</em></p>" if question.type.value == "multiple_choice" else ""
+    )
+    return f'{hint}<ol class="options">{options}</ol>'
+
+
+def card_front(question: Question) -> str:
+    front = markdown_to_html(question.prompt)
+    if isinstance(question, ChoiceQuestion):
+        front += _choice_front(question)
+    elif isinstance(question, TrueFalseQuestion):
+        front += "<p><em>True or false?</em></p>"
+    elif isinstance(question, NumericQuestion) and question.answer.unit:
+        front += f"<p><em>Answer in {inline_html(question.answer.unit)}.</em></p>"
+    elif isinstance(question, OrderingQuestion):
+        order = shuffled_order(question.id, len(question.steps))
+        steps = "".join(f"<li>{inline_html(question.steps[i].text)}</li>" for i in order)
+        front += f'<p><em>Put these in order:</em></p><ul class="steps">{steps}</ul>'
+    return front
+
+
+def _why(text: str | None) -> str:
+    return f'<div class="why">{markdown_to_html(text)}</div>' if text else ""
+
+
+def _numeric_key(question: NumericQuestion, derived: Mapping[str, object] | None) -> str:
+    a = question.answer
+    value: object = a.value
+    if value is None and derived is not None:
+        value = derived.get(a.from_value or "")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        key = format_number(value)
+        if a.unit:
+            key += f" {a.unit}"
+        if a.tolerance:
+            key += f" (± {format_number(a.tolerance)})"
+        elif a.relative_tolerance:
+            key += f" (within {a.relative_tolerance * 100:g}%)"
+        return inline_html(key)
+    compute = question.compute
+    where = compute.name if compute is not None else "its computation"
+    return inline_html(f"`{a.from_value}` as computed by `{where}`")
+
+
+def _choice_back(question: ChoiceQuestion) -> list[str]:
+    """The correct options, then the others that have a why, each under its front number."""
+    numbered = numbered_choices(question)
+    label = "Correct" if len(question.correct_indices) == 1 else "Correct (all of)"
+    right = "".join(
+        f'<li value="{n}"><span class="correct">{inline_html(c.text)}</span>{_why(c.why)}</li>'
+        for n, c in numbered
+        if c.correct
+    )
+    parts = [f'<p><strong>{label}:</strong></p><ol class="options">{right}</ol>']
+    wrong = "".join(
+        f'<li value="{n}">{inline_html(c.text)}{_why(c.why)}</li>'
+        for n, c in numbered
+        if not c.correct and c.why
+    )
+    if wrong:
+        parts.append(f'<p><strong>The others:</strong></p><ol class="options">{wrong}</ol>')
+    return parts
+
+
+def card_back(question: Question, derived: Mapping[str, object] | None = None) -> str:
+    parts: list[str] = []
+    if isinstance(question, ChoiceQuestion):
+        parts.extend(_choice_back(question))
+    elif isinstance(question, TrueFalseQuestion):
+        answer = "True" if question.answer else "False"
+        parts.append(f'<p class="correct">{answer}</p>')
+        parts.append(_why(question.why_true if question.answer else question.why_false))
+    elif isinstance(question, NumericQuestion):
+        parts.append(f'<p class="correct">{_numeric_key(question, derived)}</p>')
+        if question.traps:
+            traps = "".join(
+                f"<li>{inline_html(format_number(t.value))}: {inline_html(t.why)}</li>"
+                for t in question.traps
+            )
+            parts.append(f"<p><strong>Common wrong answers:</strong></p><ul>{traps}</ul>")
+    elif isinstance(question, OrderingQuestion):
+        steps = "".join(f"<li>{inline_html(s.text)}{_why(s.why)}</li>" for s in question.steps)
+        parts.append(f'<ol class="steps correct-order">{steps}</ol>')
+    elif isinstance(question, Flashcard):
+        parts.append(markdown_to_html(question.back))
+    parts.append("<hr>" + markdown_to_html(question.explanation))
+    if question.source:
+        parts.append(f'<div class="source">{inline_html(question.source)}</div>')
+    return "".join(p for p in parts if p)
+
+
+__all__ = [
+    "anki_variant",
+    "card_back",
+    "card_front",
+    "choice_order",
+    "numbered_choices",
+    "shuffled_order",
+]

@@ -1,0 +1,86 @@
+"""The deck an import writes: its metadata from the options, held to the loader's rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from quizapp.authoring.csv_import.problems import CsvInputError
+from quizapp.authoring.csv_import.render import (
+    DEFAULT_DOMAIN,
+    DEFAULT_WEIGHT,
+    DeckInfo,
+    deck_header,
+    dump_question,
+    lint_text,
+)
+from quizapp.bank import fields as F
+from quizapp.bank.yaml12 import MappingNode, compose
+
+_PROBE_QUESTION = {
+    "id": "probe",
+    "type": "flashcard",
+    "difficulty": "easy",
+    "tags": ["probe"],
+    "prompt": "P",
+    "back": "B",
+    "explanation": "E",
+}
+_DECK_OPTIONS = {
+    "id": "--deck-id",
+    "title": "--title",
+    "topic": "--topic",
+    "domain": "--domain",
+    "exam_weight": "--weight",
+    "description": "the description",
+}
+
+
+def check_deck(deck: DeckInfo, scratch: Path, taken_decks: Mapping[str, str] | None = None) -> None:
+    """Hold the deck metadata to the loader's rules. Raises CsvInputError naming the option."""
+    header = deck_header(deck)
+    _, errors = lint_text(header + "questions:\n" + dump_question(_PROBE_QUESTION), scratch)
+    header_lines = header.count("\n")
+    errors = [e for e in errors if e.line <= header_lines]
+    if errors:
+        root = compose(header)
+        assert isinstance(root, MappingNode)
+        deck_node = next(v for k, v in root.value if k.value == "deck")
+        lines = [(k.start_mark.line + 1, k.value) for k, _ in deck_node.value]
+        first = errors[0]
+        key = next((k for line, k in reversed(lines) if line <= first.line), "id")
+        raise CsvInputError(f"{_DECK_OPTIONS.get(key, key)}: {first.message}")
+    if taken_decks and deck.id in taken_decks:
+        raise CsvInputError(
+            f"--deck-id: deck id '{deck.id}' is already used by {taken_decks[deck.id]}; "
+            "choose another with --deck-id"
+        )
+
+
+def default_deck_info(
+    csv_path: str | Path,
+    *,
+    deck_id: str | None = None,
+    title: str | None = None,
+    topic: str | None = None,
+    domain: str | None = None,
+    weight: float | None = None,
+) -> DeckInfo:
+    """Deck metadata from the options, with defaults drawn from the CSV's file name."""
+    stem = Path(csv_path).stem
+    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[: F.ID_MAX_LENGTH].strip("-")
+    chosen_id = deck_id if deck_id is not None else (slug or "imported")
+    if title is None:
+        words = re.sub(r"[-_]+", " ", stem).strip() or chosen_id
+        title = words[:1].upper() + words[1:]
+    return DeckInfo(
+        id=chosen_id,
+        title=title,
+        topic=topic if topic is not None else chosen_id,
+        domain=domain if domain is not None else DEFAULT_DOMAIN,
+        exam_weight=weight if weight is not None else DEFAULT_WEIGHT,
+    )
+
+
+__all__ = ["check_deck", "default_deck_info"]
