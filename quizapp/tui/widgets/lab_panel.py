@@ -34,6 +34,7 @@ from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
+from quizapp.tui.widgets.device_notice import DeviceNotice
 from quizapp.tui.widgets.result_view import ResultView
 from quizapp.tui.widgets.stale_note import StaleNote
 
@@ -221,6 +222,7 @@ class LabPanel(Vertical):
         with Horizontal(id="lab-status-row"):
             yield Static("", id="lab-status")
             yield ProgressBar(total=100, show_percentage=False, show_eta=False, id="lab-progress")
+        yield DeviceNotice(self.lab, id="lab-device")
         yield Static("", id="lab-error")
         yield Vertical(id="lab-form-holder")
         with Horizontal(id="lab-actions"):
@@ -516,8 +518,9 @@ class LabPanel(Vertical):
         self._claims().clear_claims()
         await self._results().clear_result()
         if self.lab.failed:
-            self._set_status(self.lab.status, "-failed")
-            self._set_error(None)
+            # On its own line, which wraps: the reason is too long for the status row.
+            self._set_status("lab unavailable", "-failed")
+            self._set_error(self.lab.failed)
         else:
             self._set_status("failed", "-failed")
             self._set_error(describe_error(error))
