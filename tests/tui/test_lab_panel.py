@@ -65,9 +65,13 @@ class Harness(App[None]):
         return self.query_one("#lab", LabPanel)
 
 
-def drive(app: Harness, scenario: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+def drive(
+    app: Harness,
+    scenario: Callable[[Pilot[None]], Awaitable[None]],
+    size: tuple[int, int] = SIZE,
+) -> None:
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await scenario(pilot)
 
     asyncio.run(main())

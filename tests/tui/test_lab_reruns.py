@@ -21,7 +21,7 @@ from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.lab_panel import FIX_ARGUMENT, TYPING
 from quizapp.tui.widgets.stale_note import StaleNote
-from tests.tui.test_lab_panel import Harness, compute, status, value, wait_until
+from tests.tui.test_lab_panel import Harness, compute, drive, status, value, wait_until
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -58,16 +58,6 @@ class GatedRuns:
             return real_run(service, name, args, on_progress=on_progress, is_cancelled=is_cancelled)
 
         monkeypatch.setattr(LabService, "run", run)
-
-
-def drive_at(app: Harness, size: tuple[int, int], scenario) -> None:
-    import asyncio
-
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await scenario(pilot)
-
-    asyncio.run(main())
 
 
 def note(app: Harness) -> StaleNote:
@@ -120,7 +110,7 @@ def test_ticking_a_checkbox_reruns_with_it(
         assert looks_current(app)
         assert status(app).startswith("done in")
 
-    drive_at(app, size, scenario)
+    drive(app, scenario, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -154,7 +144,7 @@ def test_picking_a_preset_reruns_and_the_old_total_is_labelled_until_the_new_lan
         assert value(app, "total") == f"{big:,}"
         assert looks_current(app)
 
-    drive_at(app, size, scenario)
+    drive(app, scenario, size)
 
 
 def test_a_typed_number_waits_for_typing_to_settle(
@@ -179,7 +169,7 @@ def test_a_typed_number_waits_for_typing_to_settle(
         assert [run["n_heads"] for run in runs.args] == [8, 16]
         assert looks_current(app)
 
-    drive_at(app, (80, 24), scenario)
+    drive(app, scenario)
 
 
 def test_a_pause_in_typing_reruns_without_enter(
@@ -198,7 +188,7 @@ def test_a_pause_in_typing_reruns_without_enter(
         assert value(app, "head_dim") == str(512 // 4)
         assert looks_current(app)
 
-    drive_at(app, (80, 24), scenario)
+    drive(app, scenario)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -227,7 +217,7 @@ def test_a_bad_value_leaves_the_old_result_labelled_and_fixing_it_clears_the_lab
         assert str(app.query_one("#lab-arg-error", Static).content) == ""
         assert len(runs.args) == 1
 
-    drive_at(app, size, scenario)
+    drive(app, scenario, size)
 
 
 def test_a_cancelled_run_leaves_the_old_result_labelled(
@@ -256,7 +246,7 @@ def test_a_cancelled_run_leaves_the_old_result_labelled(
         assert status(app).startswith("done in")
         assert len(runs.args) == 2 and len(app.completed) == 1
 
-    drive_at(app, (80, 24), scenario)
+    drive(app, scenario)
 
 
 def test_the_programmatic_rerun_and_mounting_are_not_edits(
@@ -276,4 +266,4 @@ def test_the_programmatic_rerun_and_mounting_are_not_edits(
         assert [run["preset"] for run in runs.args] == ["gpt2-xl"]  # one run, not two
         assert looks_current(app)
 
-    drive_at(app, (80, 24), scenario)
+    drive(app, scenario)
