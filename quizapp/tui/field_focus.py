@@ -13,9 +13,9 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Select, Switch, TextArea
+from textual.widgets import Checkbox, Input, Select, Switch
 
-FORM_FIELDS: tuple[type[Widget], ...] = (Input, Select, Checkbox, Switch, TextArea)
+FORM_FIELDS: tuple[type[Widget], ...] = (Input, Select, Checkbox, Switch)
 
 LEAVE_FIELD = Binding("escape", "leave_field", "Leave field")
 
