@@ -20,14 +20,26 @@ class DeviceUnavailable(ArgumentError):
     pass
 
 
+def available_devices() -> tuple[str, ...]:
+    """The devices this machine can run on, in auto's order of preference; cpu always last."""
+    import torch
+
+    found = []
+    if torch.cuda.is_available():
+        found.append("cuda")
+    if bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available():
+        found.append("mps")
+    return (*found, "cpu")
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     """auto prefers cuda, then mps, then cpu. Asking for an absent device is an error, not a fallback."""
     import torch
 
     if name not in DEVICES:
         raise ArgumentError(f"device must be one of {', '.join(DEVICES)}, not {name!r}", "device")
-    cuda = torch.cuda.is_available()
-    mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+    available = available_devices()
+    cuda, mps = "cuda" in available, "mps" in available
     if name == "auto":
         return torch.device("cuda" if cuda else "mps" if mps else "cpu")
     if name == "cuda" and not cuda:
@@ -77,4 +89,4 @@ def run(
 _NEEDS_GRAD = frozenset({"gradient_flow"})
 
 
-__all__ = ["Cancelled", "DeviceUnavailable", "resolve_device", "run"]
+__all__ = ["Cancelled", "DeviceUnavailable", "available_devices", "resolve_device", "run"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
@@ -99,6 +100,12 @@ class QuizApp(App[None]):
             self.start_exam(**self.options.exam)
         elif self.options.start == "preview":
             self.start_preview()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "warm-up" and event.state is WorkerState.SUCCESS:
+            from quizapp.tui.lab_device import announce_device
+
+            announce_device(self, self.lab)  # a CPU standing in for a missing GPU is said once
 
     @property
     def settings(self) -> Settings:
@@ -508,6 +515,9 @@ class QuizApp(App[None]):
             yield SystemCommand(
                 f"Compute: {spec.name}", spec.description, partial(self._open_lab, spec.name)
             )
+        from quizapp.tui.lab_device import device_commands
+
+        yield from device_commands(self, self.lab)
         yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
         yield SystemCommand("Exam", "A timed 20-question mock exam", self.start_exam)
         yield SystemCommand(

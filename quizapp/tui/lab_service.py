@@ -17,11 +17,15 @@ if TYPE_CHECKING:
 
 class LabService:
     def __init__(self, device: str = "auto") -> None:
-        self.device = device
+        self.device = device  # as asked for: auto, cpu, cuda or mps
         self.ready = threading.Event()
         self.failed: str | None = None  # why torch could not be loaded, if it could not
         self.resolved_device: str | None = None
+        # Known once torch is loaded (in the warm-up worker): the devices this machine has.
+        self.available: tuple[str, ...] | None = None
+        self.device_notice: str | None = None  # why the CPU stands in for the device asked for
         self.warm_up_seconds: float | None = None
+        self._device_lock = threading.Lock()  # the palette may switch while the worker resolves
 
     @property
     def status(self) -> str:
@@ -37,9 +41,12 @@ class LabService:
         try:
             import torch
 
-            from quizapp.experiments.runner import resolve_device
+            from quizapp.experiments.runner import available_devices
 
-            self.resolved_device = str(resolve_device(self.device))
+            available = available_devices()
+            with self._device_lock:
+                self.available = available
+                self._resolve_device()
             # torch builds its meta-tensor machinery on first use (about a second); pay it now
             # rather than on the student's first parameter count.
             torch.nn.Embedding(2, 2, device="meta")
@@ -48,6 +55,30 @@ class LabService:
         finally:
             self.warm_up_seconds = time.perf_counter() - start
             self.ready.set()
+
+    def select_device(self, device: str) -> str | None:
+        """Switch device (on the UI thread); the reason it cannot be used, or None.
+
+        Before the warm-up has found the devices, the choice is resolved when it has (with
+        the CPU standing in, and a notice, if the device is missing).
+        """
+        from quizapp.tui.lab_device import DEVICE_NAMES
+
+        with self._device_lock:
+            if self.available is not None and device not in ("auto", *self.available):
+                name = DEVICE_NAMES.get(device, device)
+                return f"{name} is not available on this machine: the lab stays on {self.resolved_device}."
+            self.device = device
+            if self.available is not None:
+                self._resolve_device()
+        return None
+
+    def _resolve_device(self) -> None:
+        from quizapp.tui.lab_device import choose_device
+
+        assert self.available is not None
+        choice = choose_device(self.device, self.available)
+        self.resolved_device, self.device_notice = choice.device, choice.notice
 
     def run(
         self,
@@ -67,6 +98,5 @@ class LabService:
             raise RuntimeError(self.failed)
         from quizapp.experiments.runner import run
 
-        return run(
-            name, args, device=self.device, on_progress=on_progress, is_cancelled=is_cancelled
-        )
+        device = self.resolved_device or "cpu"  # resolved by the warm-up: never a missing one
+        return run(name, args, device=device, on_progress=on_progress, is_cancelled=is_cancelled)

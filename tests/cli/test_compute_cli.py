@@ -58,6 +58,19 @@ def test_bad_input_is_one_line_and_exit_2(run_cli, args, fragment) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_a_missing_gpu_is_refused_not_replaced_by_the_cpu(run_cli) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    # The app falls back to the CPU with a notice; a script asking for cuda must fail instead.
+    result = run_cli("compute", "mha_params", "--device", "cuda")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "quizapp compute: error: device cuda was asked for, but no CUDA device is available"
+    ]
+
+
 def test_yaml_scalars_on_the_command_line(run_cli) -> None:
     result = run_cli("compute", "mha_params", "bias=yes", "d_model=0x100", "n_heads=4", "--json")
     assert result.returncode == 0, result.stderr

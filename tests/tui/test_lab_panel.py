@@ -65,16 +65,20 @@ class Harness(App[None]):
         return self.query_one("#lab", LabPanel)
 
 
-def drive(app: Harness, scenario: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+def drive(
+    app: Harness,
+    scenario: Callable[[Pilot[None]], Awaitable[None]],
+    size: tuple[int, int] = SIZE,
+) -> None:
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await scenario(pilot)
 
     asyncio.run(main())
 
 
 async def wait_until(
-    pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 10
+    pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 30
 ) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -121,19 +125,22 @@ def test_mha_defaults_then_rerun_with_sixteen_heads(lab: LabService) -> None:
         await pilot.pause()
         await pilot.press("1", "6")  # the value is selected on focus, so typing replaces it
         assert heads.value == "16"
-        await pilot.press("tab", "r")  # r from the bias checkbox: the panel's binding
+        await pilot.press("tab")  # leaving the box reruns with what it says
         await wait_until(pilot, lambda: len(app.completed) == 2)
         assert value(app, "head_dim") == "32"
         assert value(app, "params_multi_head") == "1,048,576"
         assert app.completed[1].args["n_heads"] == 16
         assert app.completed[1].result.values["head_dim"] == 32
+        await pilot.press("r")  # r from the bias checkbox: the panel's binding, a plain rerun
+        await wait_until(pilot, lambda: len(app.completed) == 3)
+        assert app.completed[2].args == app.completed[1].args
 
         # Enter in an input reruns too.
         width = app.query_one("#arg-d_model", Input)
         width.focus()
         await pilot.pause()
         await pilot.press("2", "5", "6", "enter")
-        await wait_until(pilot, lambda: len(app.completed) == 3)
+        await wait_until(pilot, lambda: len(app.completed) == 4)
         assert value(app, "head_dim") == "16"
 
     drive(app, scenario)

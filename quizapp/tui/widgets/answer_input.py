@@ -8,8 +8,10 @@ as displayed; `display_order` maps them back to the file's order, which grading 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from textual import events
+from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -28,6 +30,7 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.ordering_list import OrderingList
 
@@ -40,8 +43,11 @@ class NumberInput(Input):
     """An Input for a number that leaves some letters to the screen's keys.
 
     `passthrough`: characters (never part of a number) that are not typed but go on to
-    the bindings, so a screen's `n`/`p` work while the box has focus.
+    the bindings, so a screen's `n`/`p` work while the box has focus. Every other letter is
+    typed (so `u`, `b`, `q` never undo, bury or quit from here); Escape leaves the box.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [LEAVE_FIELD]
 
     def __init__(self, *args, passthrough: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -57,6 +63,9 @@ class NumberInput(Input):
             # Not typed (Input's own handler is skipped) and not stopped: it bubbles on up
             # to the screen's bindings.
             event.prevent_default()
+
+    def action_leave_field(self) -> None:
+        leave_field(self)
 
 
 def answer_widget(

@@ -2,19 +2,28 @@
 
 The form only reads and writes widget values; validation stays with `ComputationSpec.bind`, so
 the panel, the CLI and the bank's linter all reject the same arguments with the same words.
+
+It says when the student has changed something (`Edited`): a checkbox or a select at once, a
+typed number once typing settles (Enter, leaving the box, or a pause), never per keystroke.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select
 
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec
+from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
 
 
 class ArgsForm(Widget):
@@ -47,6 +56,25 @@ class ArgsForm(Widget):
     }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [LEAVE_FIELD]
+
+    # How long typing must pause before a typed value counts: long enough not to run every
+    # keystroke's number (8 on the way to 80), short enough to feel live.
+    SETTLE_SECONDS: ClassVar[float] = 0.6
+
+    class Edited(Message):
+        """The student changed a field. `settled`: done changing it (rerun now); otherwise
+        still typing, and a settled Edited follows."""
+
+        def __init__(self, form: ArgsForm, *, settled: bool) -> None:
+            super().__init__()
+            self.form = form
+            self.settled = settled
+
+        @property
+        def control(self) -> ArgsForm:
+            return self.form
+
     def __init__(
         self,
         spec: ComputationSpec,
@@ -60,6 +88,10 @@ class ArgsForm(Widget):
         # Kept so `read()` answers even before the inputs are mounted (a rerun right after show).
         self._initial = dict(values)
         self._invalid: str | None = None
+        # Each field's state as last seen, so only the student's changes count as edits (a
+        # Select announces its first value as it mounts; set_values changes fields too).
+        self._seen: dict[str, object] = {}
+        self._settle_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         for arg in self.spec.args:
@@ -73,10 +105,11 @@ class ArgsForm(Widget):
     def _input_for(self, arg: Arg, value: object) -> Widget:
         widget_id = f"arg-{arg.name}"
         tooltip = f"{arg.doc} — {arg.describe()}"
+        state = self._seen[arg.name] = _field_state(arg, value)
         if arg.kind == "choice":
             return Select(
                 [(choice, choice) for choice in arg.choices],
-                value=value if value in arg.choices else Select.NULL,
+                value=state,
                 allow_blank=arg.optional,
                 prompt="default",
                 compact=True,
@@ -87,7 +120,7 @@ class ArgsForm(Widget):
             # A checkbox cannot say "not set", and for optional flags unset means "the preset's".
             return Select(
                 [("yes", True), ("no", False)],
-                value=value if isinstance(value, bool) else Select.NULL,
+                value=state,
                 allow_blank=True,
                 prompt="default",
                 compact=True,
@@ -96,11 +129,11 @@ class ArgsForm(Widget):
             )
         if arg.kind == "bool":
             # The doc as the label: the name is already on the left, and a bare box says little.
-            return Checkbox(arg.doc, value=bool(value), compact=True, id=widget_id, tooltip=tooltip)
+            return Checkbox(arg.doc, value=bool(state), compact=True, id=widget_id, tooltip=tooltip)
         input_type = {"int": "integer", "float": "number"}.get(arg.kind, "text")
         placeholder = "blank: default" if arg.default is None else f"default {arg.default}"
         return Input(
-            value="" if value is None else str(value),
+            value=str(state),
             placeholder=placeholder,
             type=input_type,  # type: ignore[arg-type]
             max_length=arg.max_length if arg.kind == "str" else 0,
@@ -142,19 +175,84 @@ class ArgsForm(Widget):
                 widget = self.query_one(f"#arg-{arg.name}")
             except NoMatches:
                 continue
-            if isinstance(widget, Select):
-                allowed = arg.choices if arg.kind == "choice" else (True, False)
-                widget.value = value if value in allowed else Select.NULL
-            elif isinstance(widget, Checkbox):
-                widget.value = bool(value)
-            elif isinstance(widget, Input):
-                widget.value = "" if value is None else str(value)
+            if isinstance(widget, Select | Checkbox | Input):
+                state = self._seen[arg.name] = _field_state(arg, value)
+                widget.value = state  # seen first, so the widget's Changed is not an edit
+
+    # -- edits ---------------------------------------------------------------------------------
+
+    @on(Checkbox.Changed)
+    @on(Select.Changed)
+    def _picked(self, event: Checkbox.Changed | Select.Changed) -> None:
+        if self._changed(event.control):
+            self._settle()
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        if not self._changed(event.input):
+            return
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+        self._settle_timer = self.set_timer(self.SETTLE_SECONDS, self._settle, name="settle")
+        self.post_message(self.Edited(self, settled=False))
+
+    @on(Input.Blurred)
+    def _left_box(self, _event: Input.Blurred) -> None:
+        if self._settle_timer is not None:  # typed and left before the pause: settle now
+            self._settle()
+
+    @on(Input.Submitted)
+    def _submitted(self, _event: Input.Submitted) -> None:
+        # Enter reruns by itself (the panel handles it): the pending settle has nothing to add.
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
+
+    def _changed(self, widget: Widget) -> bool:
+        name = (widget.id or "").removeprefix("arg-")
+        if name not in self._seen:
+            return False
+        state = _state(widget)
+        if state == self._seen[name]:
+            return False
+        self._seen[name] = state
+        return True
+
+    def _settle(self) -> None:
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
+        self.post_message(self.Edited(self, settled=True))
+
+    def action_leave_field(self) -> None:
+        leave_field(self)
 
     def mark_invalid(self, argument: str | None) -> None:
         """Highlight the culprit's label; None clears every highlight."""
         self._invalid = argument  # remembered for compose, if the inputs are not there yet
         for field in self.query(".arg-field"):
             field.set_class(field.id == f"field-{argument}", "-invalid")
+
+
+def _field_state(arg: Arg, value: object) -> object:
+    """The `value` of the widget that shows `value` for `arg`: a Select's option (NULL when
+    blank), a Checkbox's tick, an Input's text."""
+    if arg.kind == "choice":
+        if value in arg.choices:
+            return value
+        # A Select that cannot be blank picks its first option as it mounts: say so up front,
+        # so that its mounting is not taken for the student's edit.
+        return Select.NULL if arg.optional else arg.choices[0]
+    if arg.kind == "bool" and arg.optional:
+        return value if isinstance(value, bool) else Select.NULL
+    if arg.kind == "bool":
+        return bool(value)
+    return "" if value is None else str(value)
+
+
+def _state(widget: Widget) -> object:
+    """What a field shows now (see _field_state)."""
+    return widget.value if isinstance(widget, Select | Checkbox | Input) else None
 
 
 def _parse(arg: Arg, text: str) -> object:

@@ -1,6 +1,8 @@
 """The live computation panel: a question's computation, its arguments, and what it found.
 
-A lab, not a picture: the student changes an argument, reruns, and sees PyTorch's answer.
+A lab, not a picture: the student changes an argument and sees PyTorch's answer. Every change
+reruns (a tick or a pick at once, a typed number once typing settles); until the new result
+lands, the old one stays dimmed under a label naming the arguments it was computed with.
 Runs happen in a thread worker so the UI stays live while torch loads or computes; the
 worker talks back only through messages, each tagged with the run it belongs to, so a late
 message from a cancelled or superseded run can never overwrite a newer one.
@@ -19,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Button, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -28,14 +29,19 @@ from quizapp.experiments.context import Cancelled
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
+from quizapp.tui.field_focus import release_focus
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
+from quizapp.tui.widgets.device_notice import DeviceNotice
 from quizapp.tui.widgets.result_view import ResultView
+from quizapp.tui.widgets.stale_note import StaleNote
 
 NO_COMPUTATION = "No live computation for this question."
 WARMING_UP = "warming up the lab (loading PyTorch)…"
+FIX_ARGUMENT = "fix the argument to run"
+TYPING = "edited: reruns when you pause (Enter: now)"
 
 
 class _RunStarted(Message, bubble=False):
@@ -203,6 +209,8 @@ class LabPanel(Vertical):
         # The last arguments that passed `bind`; a programmatic rerun changes these.
         self.args: dict[str, ArgValue | None] = {}
         self.running = False
+        self._shown_args: dict[str, ArgValue | None] | None = None  # the result on screen's
+        self._shown_status = ""  # its "done in …" line
         self._token = 0  # bumped by every start and cancel; stale worker messages carry old ones
         # Held, not queried: a replaced form lingers in the DOM until its removal completes.
         self._form: ArgsForm | None = None
@@ -214,12 +222,14 @@ class LabPanel(Vertical):
         with Horizontal(id="lab-status-row"):
             yield Static("", id="lab-status")
             yield ProgressBar(total=100, show_percentage=False, show_eta=False, id="lab-progress")
+        yield DeviceNotice(self.lab, id="lab-device")
         yield Static("", id="lab-error")
         yield Vertical(id="lab-form-holder")
         with Horizontal(id="lab-actions"):
             yield Button("Rerun (r)", id="lab-rerun", compact=True, variant="primary")
             yield Button("Cancel (x)", id="lab-cancel", compact=True, disabled=True)
             yield Static("", id="lab-arg-error")
+        yield StaleNote(id="lab-stale-note")
         yield ClaimsView(id="lab-claims")
         yield ResultView(id="lab-results")
 
@@ -247,7 +257,8 @@ class LabPanel(Vertical):
         holder.remove_children()
         self._form = None
         self.set_class(compute is None, "-empty")
-        self.remove_class("-stale")
+        self._shown_args = None
+        self._refresh_staleness()
         if compute is None:
             self.border_title = "lab"
             self.query_one("#lab-empty", Static).display = True
@@ -280,7 +291,7 @@ class LabPanel(Vertical):
         if invalid is not None:
             self._set_arg_error(invalid.argument, str(invalid))
         if bound is None:
-            self._set_status("fix the argument to run", "-failed")
+            self._set_status(FIX_ARGUMENT, "-failed")
         elif autorun:
             self._start(bound)
         else:
@@ -304,7 +315,7 @@ class LabPanel(Vertical):
         try:
             bound = spec.bind(raw)
         except ArgumentError as error:
-            self._set_arg_error(error.argument, str(error))
+            self._not_run(error)
             return False
         self._set_arg_error(None, None)
         if args is not None and form is not None:
@@ -323,6 +334,7 @@ class LabPanel(Vertical):
             if not quiet:
                 self._set_status("cancelled", "")
                 self._set_progress(None, visible=False)
+            self._refresh_staleness()
 
     # -- actions and events ------------------------------------------------------------------
 
@@ -347,6 +359,53 @@ class LabPanel(Vertical):
         event.stop()  # Enter here means "rerun", not whatever the screen does with Enter
         self.rerun()
 
+    @on(ArgsForm.Edited)
+    def _form_edited(self, event: ArgsForm.Edited) -> None:
+        event.stop()
+        if event.form is not self._form or self.spec is None:
+            return  # a replaced form's late news
+        if not event.settled:
+            if not self.running and self._form_args() != self._shown_args:
+                self._set_status(TYPING, "-waiting")
+            self._refresh_staleness()
+            return
+        try:
+            bound = self.spec.bind(event.form.read())
+        except ArgumentError as error:
+            self._not_run(error)
+            return
+        self._set_arg_error(None, None)
+        # What will be on screen once nothing more happens: the running run's, else the shown.
+        if bound != (self.args if self.running else self._shown_args):
+            self.args = bound
+            self._start(bound)
+        elif not self.running and self._shown_args is not None:
+            self._set_status(self._shown_status, "-done")  # back to what is shown: current again
+            self._refresh_staleness()
+
+    def _not_run(self, error: ArgumentError) -> None:
+        """The form's arguments do not bind: say which, and that nothing ran for them."""
+        self._set_arg_error(error.argument, str(error))
+        if not self.running:
+            self._set_status(FIX_ARGUMENT, "-failed")
+        self._refresh_staleness()
+
+    def _form_args(self) -> dict[str, ArgValue | None] | None:
+        """The form's arguments, bound; None when they do not bind."""
+        if self.spec is None or self._form is None:
+            return None
+        try:
+            return self.spec.bind(self._form.read())
+        except ArgumentError:
+            return None
+
+    def _refresh_staleness(self) -> None:
+        """Dim and label the output when it is not the answer to what the form says."""
+        shown = self._shown_args
+        stale = shown is not None and (self.running or self._form_args() != shown)
+        self.set_class(stale, "-stale")
+        self.query_one(StaleNote).show_for(shown if stale else None)
+
     # -- running -----------------------------------------------------------------------------
 
     def _start(self, args: dict[str, ArgValue | None]) -> None:
@@ -356,7 +415,7 @@ class LabPanel(Vertical):
         self.running = True
         self._set_error(None)
         self._set_running_ui(True)
-        self.add_class("-stale")  # keep the old numbers visible, dimmed, until new ones land
+        self._refresh_staleness()  # the old numbers stay visible, dimmed, until new ones land
         if self.lab.ready.is_set():
             self._show_computing(0.0, "")
         else:
@@ -437,8 +496,10 @@ class LabPanel(Vertical):
         if message.token != self._token:  # superseded while the result was being drawn
             return
         self._show_claims(result, args)
-        self.remove_class("-stale")
-        self._set_status(f"done in {format_elapsed(message.elapsed)} on {result.device}", "-done")
+        self._shown_args = args
+        self._shown_status = f"done in {format_elapsed(message.elapsed)} on {result.device}"
+        self._set_status(self._shown_status, "-done")
+        self._refresh_staleness()  # the form may have moved on while this ran
         self.post_message(self.Completed(name, args, result, elapsed=message.elapsed, panel=self))
 
     def _show_claims(self, result: Result, args: Mapping[str, ArgValue | None]) -> None:
@@ -452,12 +513,14 @@ class LabPanel(Vertical):
         self._claims().show_claims(self.compute.expect, result.values, args, own)
 
     async def _fail(self, name: str, error: BaseException) -> None:
-        self.remove_class("-stale")
+        self._shown_args = None
+        self._refresh_staleness()
         self._claims().clear_claims()
         await self._results().clear_result()
         if self.lab.failed:
-            self._set_status(self.lab.status, "-failed")
-            self._set_error(None)
+            # On its own line, which wraps: the reason is too long for the status row.
+            self._set_status("lab unavailable", "-failed")
+            self._set_error(self.lab.failed)
         else:
             self._set_status("failed", "-failed")
             self._set_error(describe_error(error))
@@ -521,15 +584,6 @@ __all__ = [
     "format_elapsed",
     "release_focus",
 ]
-
-
-def release_focus(screen: Screen, home: Widget) -> bool:
-    """Escape from a text field (the lab's form, a numeric answer) hands the keys back to the
-    screen, so single-letter keys like x, u, b work again. True if it did."""
-    if isinstance(screen.focused, Input):
-        home.focus()
-        return True
-    return False
 
 
 def cancel_running(screen: Screen) -> None:
