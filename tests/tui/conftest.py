@@ -1,0 +1,16 @@
+"""What every TUI test shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizapp.tui.widgets.args_form import ArgsForm
+
+
+@pytest.fixture(autouse=True)
+def typing_never_settles_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lab field reruns after a pause in typing (ArgsForm.SETTLE_SECONDS). On a loaded
+    machine a test can take that long between two key presses of one number, which would run
+    the half-typed value: tests type, then leave the box or press Enter. The tests of the pause
+    itself set their own value."""
+    monkeypatch.setattr(ArgsForm, "SETTLE_SECONDS", 3600.0)
