@@ -568,10 +568,13 @@ def card_back(question: Question, derived: Mapping[str, object] | None = None) -
     return "".join(p for p in parts if p)
 
 
-def _derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object]]:
+def _derived_values(
+    questions: Iterable[Question], *, use_cache: bool = True
+) -> dict[str, dict[str, object]]:
     """Run the computations behind `from:` keys once each, within lint's default time budget
-    (a hostile bank can ask for hundreds of slow runs). Questions whose run fails, or does not
-    fit in the budget, are left out: their key stays described rather than computed."""
+    (a hostile bank can ask for hundreds of slow runs), reusing results stored by earlier runs
+    unless `use_cache` is False. Questions whose run fails, or does not fit in the budget, are
+    left out: their key stays described rather than computed."""
     wanted = [
         q
         for q in questions
@@ -579,9 +582,14 @@ def _derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object
     ]
     if not wanted:
         return {}
-    from quizapp.authoring.evaluation import DEFAULT_BUDGET_SECONDS, BudgetedRuns, BudgetSpent
+    from quizapp.authoring.evaluation import (
+        DEFAULT_BUDGET_SECONDS,
+        BudgetedRuns,
+        BudgetSpent,
+        stored_results,
+    )
 
-    runs = BudgetedRuns(DEFAULT_BUDGET_SECONDS)
+    runs = BudgetedRuns(DEFAULT_BUDGET_SECONDS, stored=stored_results(use_cache))
     out: dict[str, dict[str, object]] = {}
     for q in wanted:
         assert q.compute is not None
@@ -601,10 +609,12 @@ def write_anki(
     evaluate: bool = True,
     timestamp: float | None = None,
     replace: bool = False,
+    use_cache: bool = True,
 ) -> int:
     """Write the decks' questions to an .apkg at `out`, by the rules of
-    `quizapp.authoring.output_file` (`replace` allows replacing a regular file). Returns the
-    note count. Raises OutputError."""
+    `quizapp.authoring.output_file` (`replace` allows replacing a regular file). Keys taken
+    `from:` a computation are computed unless `evaluate` is False, reusing stored results
+    unless `use_cache` is False. Returns the note count. Raises OutputError."""
     import genanki
 
     check_output(out, replace=replace)  # before the work, not only after it
@@ -623,7 +633,8 @@ def write_anki(
         css=ANKI_CSS,
     )
     shown = {deck.id: [anki_variant(q) for q in deck.questions] for deck in decks}
-    derived = _derived_values(q for qs in shown.values() for q in qs) if evaluate else {}
+    every = [q for qs in shown.values() for q in qs]
+    derived = _derived_values(every, use_cache=use_cache) if evaluate else {}
     anki_decks = []
     count = 0
     for deck in decks:

@@ -151,6 +151,12 @@ def add_authoring_commands(
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+    export.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="anki: run computations afresh, not from results kept by earlier runs "
+        "(QUIZAPP_NO_CACHE=1 does the same)",
+    )
 
 
 def _add_bank_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -365,7 +371,13 @@ def _export(args: argparse.Namespace) -> int:
     questions = ex.bank_questions(bank)
     if args.format == "anki":
         assert out is not None
-        count = ex.write_anki(bank.decks, out, evaluate=not args.no_eval, replace=args.force)
+        count = ex.write_anki(
+            bank.decks,
+            out,
+            evaluate=not args.no_eval,
+            replace=args.force,
+            use_cache=not args.no_cache,
+        )
         summary = f"{count} note(s) in {len(bank.decks)} deck(s) written to {terminal_safe(out)}"
     else:
         text = ex.export_csv(questions) if args.format == "csv" else ex.export_json(questions)
