@@ -4,6 +4,10 @@ A lab, not a picture: the student changes an argument, reruns, and sees PyTorch'
 Runs happen in a thread worker so the UI stays live while torch loads or computes; the
 worker talks back only through messages, each tagged with the run it belongs to, so a late
 message from a cancelled or superseded run can never overwrite a newer one.
+
+While PyTorch is still loading, a result an earlier run kept on disk is shown at once, marked
+as cached in the status line and above the values, and the live run replaces it. "done in …"
+is said only of a result computed live in this process.
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ from quizapp.tui.widgets.result_view import ResultView
 
 NO_COMPUTATION = "No live computation for this question."
 WARMING_UP = "warming up the lab (loading PyTorch)…"
+CACHED = "cached result"
+CACHED_RUNNING_LIVE = f"{CACHED} — running live…"
+CACHED_CANCELLED = f"cancelled — showing a {CACHED}"
 
 
 class _RunStarted(Message, bubble=False):
@@ -44,6 +51,15 @@ class _RunStarted(Message, bubble=False):
     def __init__(self, token: int) -> None:
         super().__init__()
         self.token = token
+
+
+class _CachedResult(Message, bubble=False):
+    """A result an earlier run kept: shown, labelled, until the live run replaces it."""
+
+    def __init__(self, token: int, result: Result) -> None:
+        super().__init__()
+        self.token = token
+        self.result = result
 
 
 class _RunProgress(Message, bubble=False):
@@ -208,6 +224,8 @@ class LabPanel(Vertical):
         self._form: ArgsForm | None = None
         self._initial = (compute, autorun)
         self._ready = False  # show() before mount just remembers what to show
+        # The token of the run whose cached result is on show (stored by an earlier run), if any.
+        self._cached_for: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(NO_COMPUTATION, id="lab-empty")
@@ -242,6 +260,7 @@ class LabPanel(Vertical):
         self._set_error(None)
         self._set_arg_error(None, None)
         self._results().clear_result()
+        self._set_cached(None)
         self._claims().clear_claims()
         holder = self.query_one("#lab-form-holder", Vertical)
         holder.remove_children()
@@ -321,7 +340,7 @@ class LabPanel(Vertical):
             self.running = False
             self._set_running_ui(False)
             if not quiet:
-                self._set_status("cancelled", "")
+                self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
                 self._set_progress(None, visible=False)
 
     # -- actions and events ------------------------------------------------------------------
@@ -383,6 +402,10 @@ class LabPanel(Vertical):
             self.post_message(_RunProgress(token, fraction, text))
 
         try:
+            if not self.lab.ready.is_set():
+                stored = self.lab.stored(name, args)  # a small file read: no torch needed
+                if stored is not None and stored.cached:
+                    self.post_message(_CachedResult(token, stored))
             # Wait here rather than inside lab.run, so the status can say when computing begins.
             while not self.lab.ready.wait(timeout=0.05):
                 if is_cancelled():
@@ -405,6 +428,23 @@ class LabPanel(Vertical):
         if message.token == self._token:
             self._show_computing(0.0, "")
 
+    @on(_CachedResult)
+    async def _cached_result(self, message: _CachedResult) -> None:
+        if message.token != self._token or not self.running or not message.result.cached:
+            return
+        try:
+            await self._results().show_result(message.result)
+        except Exception:  # a stored result that cannot be shown is simply not shown
+            self.log.error(f"lab: could not show a cached result:\n{traceback.format_exc()}")
+            await self._results().clear_result()
+            return
+        if message.token != self._token or not self.running:
+            return  # the live run ended, or another began, while it was being drawn
+        self._claims().clear_claims()  # claims are checked on live results only
+        self.remove_class("-stale")
+        self._set_cached(message.token)
+        self._set_status(CACHED_RUNNING_LIVE, "-waiting")
+
     @on(_RunProgress)
     def _run_progress(self, message: _RunProgress) -> None:
         if message.token == self._token:
@@ -419,7 +459,7 @@ class LabPanel(Vertical):
         self._set_running_ui(False)
         self._set_progress(None, visible=False)
         if message.cancelled:
-            self._set_status("cancelled", "")
+            self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
             return
         if message.error is not None or message.result is None:
             self.log.error(f"lab {name} failed:\n{message.trace}")
@@ -436,8 +476,12 @@ class LabPanel(Vertical):
             return
         if message.token != self._token:  # superseded while the result was being drawn
             return
-        self._show_claims(result, args)
         self.remove_class("-stale")
+        self._set_cached(message.token if result.cached else None)
+        if result.cached:  # never labelled live: only a run made in this process is
+            self._set_status(CACHED, "")
+            return
+        self._show_claims(result, args)
         self._set_status(f"done in {format_elapsed(message.elapsed)} on {result.device}", "-done")
         self.post_message(self.Completed(name, args, result, elapsed=message.elapsed, panel=self))
 
@@ -453,6 +497,7 @@ class LabPanel(Vertical):
 
     async def _fail(self, name: str, error: BaseException) -> None:
         self.remove_class("-stale")
+        self._set_cached(None)
         self._claims().clear_claims()
         await self._results().clear_result()
         if self.lab.failed:
@@ -469,9 +514,14 @@ class LabPanel(Vertical):
         return self.lab.resolved_device or self.lab.device
 
     def _show_computing(self, fraction: float, text: str) -> None:
-        status = f"computing on {self._device()}…"
-        if fraction > 0 or text:
-            status += f" {fraction * 100:.0f}% {text}".rstrip()
+        if self._cached_for == self._token:  # the status goes on saying what is on show
+            status = CACHED_RUNNING_LIVE
+            if fraction > 0:
+                status += f" {fraction * 100:.0f}%"
+        else:
+            status = f"computing on {self._device()}…"
+            if fraction > 0 or text:
+                status += f" {fraction * 100:.0f}% {text}".rstrip()
         self._set_status(status, "-waiting")
         self._set_progress(fraction * 100, visible=True)
 
@@ -502,6 +552,15 @@ class LabPanel(Vertical):
         if self._form is not None:
             self._form.mark_invalid(argument if text else None)
 
+    @property
+    def showing_cached(self) -> bool:
+        """The result on show was stored by an earlier run, not computed now."""
+        return self._cached_for is not None
+
+    def _set_cached(self, token: int | None) -> None:
+        self._cached_for = token
+        self.set_class(token is not None, "-cached")
+
     def _set_running_ui(self, running: bool) -> None:
         self.query_one("#lab-cancel", Button).disabled = not running
 
@@ -513,6 +572,9 @@ class LabPanel(Vertical):
 
 
 __all__ = [
+    "CACHED",
+    "CACHED_CANCELLED",
+    "CACHED_RUNNING_LIVE",
     "NO_COMPUTATION",
     "WARMING_UP",
     "LabPanel",
