@@ -36,6 +36,7 @@ from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
+from quizapp.tui.widgets.lab_messages import CachedResult, RunEnded, RunProgress, RunStarted
 from quizapp.tui.widgets.result_view import ResultView
 
 NO_COMPUTATION = "No live computation for this question."
@@ -43,51 +44,6 @@ WARMING_UP = "warming up the lab (loading PyTorch)…"
 CACHED = "cached result"
 CACHED_RUNNING_LIVE = f"{CACHED} — running live…"
 CACHED_CANCELLED = f"cancelled — showing a {CACHED}"
-
-
-class _RunStarted(Message, bubble=False):
-    """The lab is ready and the computation itself has begun."""
-
-    def __init__(self, token: int) -> None:
-        super().__init__()
-        self.token = token
-
-
-class _CachedResult(Message, bubble=False):
-    """A result an earlier run kept: shown, labelled, until the live run replaces it."""
-
-    def __init__(self, token: int, result: Result) -> None:
-        super().__init__()
-        self.token = token
-        self.result = result
-
-
-class _RunProgress(Message, bubble=False):
-    def __init__(self, token: int, fraction: float, text: str) -> None:
-        super().__init__()
-        self.token = token
-        self.fraction = fraction
-        self.text = text
-
-
-class _RunEnded(Message, bubble=False):
-    def __init__(
-        self,
-        token: int,
-        *,
-        result: Result | None = None,
-        error: BaseException | None = None,
-        cancelled: bool = False,
-        elapsed: float = 0.0,
-        trace: str = "",
-    ) -> None:
-        super().__init__()
-        self.token = token
-        self.result = result
-        self.error = error
-        self.cancelled = cancelled
-        self.elapsed = elapsed
-        self.trace = trace  # formatted in the worker, logged on the UI thread
 
 
 def describe_error(error: BaseException, limit: int = 2) -> str:
@@ -392,44 +348,44 @@ class LabPanel(Vertical):
         )
 
     def _work(self, token: int, name: str, args: dict[str, ArgValue | None]) -> None:
-        """In the worker thread. Never raises: every outcome becomes a _RunEnded message."""
+        """In the worker thread. Never raises: every outcome becomes a RunEnded message."""
         worker = get_current_worker()
 
         def is_cancelled() -> bool:
             return worker.is_cancelled
 
         def on_progress(fraction: float, text: str) -> None:
-            self.post_message(_RunProgress(token, fraction, text))
+            self.post_message(RunProgress(token, fraction, text))
 
         try:
             if not self.lab.ready.is_set():
                 stored = self.lab.stored(name, args)  # a small file read: no torch needed
                 if stored is not None and stored.cached:
-                    self.post_message(_CachedResult(token, stored))
+                    self.post_message(CachedResult(token, stored))
             # Wait here rather than inside lab.run, so the status can say when computing begins.
             while not self.lab.ready.wait(timeout=0.05):
                 if is_cancelled():
                     raise Cancelled
-            self.post_message(_RunStarted(token))
+            self.post_message(RunStarted(token))
             start = time.perf_counter()
             result = self.lab.run(name, args, on_progress=on_progress, is_cancelled=is_cancelled)
             elapsed = time.perf_counter() - start
             if is_cancelled():  # finished after all, but nobody wants it any more
                 raise Cancelled
         except Cancelled:
-            self.post_message(_RunEnded(token, cancelled=True))
+            self.post_message(RunEnded(token, cancelled=True))
         except Exception as error:  # the app must outlive any computation
-            self.post_message(_RunEnded(token, error=error, trace=traceback.format_exc()))
+            self.post_message(RunEnded(token, error=error, trace=traceback.format_exc()))
         else:
-            self.post_message(_RunEnded(token, result=result, elapsed=elapsed))
+            self.post_message(RunEnded(token, result=result, elapsed=elapsed))
 
-    @on(_RunStarted)
-    def _run_started(self, message: _RunStarted) -> None:
+    @on(RunStarted)
+    def _run_started(self, message: RunStarted) -> None:
         if message.token == self._token:
             self._show_computing(0.0, "")
 
-    @on(_CachedResult)
-    async def _cached_result(self, message: _CachedResult) -> None:
+    @on(CachedResult)
+    async def _cached_result(self, message: CachedResult) -> None:
         if message.token != self._token or not self.running or not message.result.cached:
             return
         try:
@@ -445,13 +401,13 @@ class LabPanel(Vertical):
         self._set_cached(message.token)
         self._set_status(CACHED_RUNNING_LIVE, "-waiting")
 
-    @on(_RunProgress)
-    def _run_progress(self, message: _RunProgress) -> None:
+    @on(RunProgress)
+    def _run_progress(self, message: RunProgress) -> None:
         if message.token == self._token:
             self._show_computing(message.fraction, message.text)
 
-    @on(_RunEnded)
-    async def _run_ended(self, message: _RunEnded) -> None:
+    @on(RunEnded)
+    async def _run_ended(self, message: RunEnded) -> None:
         if message.token != self._token or self.spec is None:
             return
         name, args = self.spec.name, dict(self.args)
