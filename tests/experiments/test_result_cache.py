@@ -258,3 +258,10 @@ def test_the_environment_picks_the_folder_or_turns_it_off(
     assert cache is not None and cache.folder == tmp_path / "results"
     monkeypatch.setenv("QUIZAPP_NO_CACHE", "1")
     assert ResultCache.default() is None
+
+
+def test_the_guide_states_the_real_bound() -> None:
+    from tests.conftest import REPO
+
+    guide = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
+    assert f"keeps the {result_cache.MAX_ENTRIES} most recently used results" in guide
