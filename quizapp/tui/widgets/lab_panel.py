@@ -424,6 +424,9 @@ class LabPanel(Vertical):
             )
             return
         result = message.result
+        if not result.cached:  # while the live result is drawn, the status stops saying cached
+            self._set_cached(None)
+            self._set_status(f"computing on {self._device()}… 100%", "-waiting")
         try:
             await self._results().show_result(result)
         except Exception as error:  # a malformed result must not take the quiz down either
