@@ -43,6 +43,19 @@ def lint_in_a_fresh_process(*args: str, env: dict[str, str] | None = None) -> tu
     return done.stdout, imported[-1].endswith("True")
 
 
+def count_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, the name of every computation that really runs, in order."""
+    calls: list[str] = []
+    real_run = runner.run
+
+    def counting_run(name, args=None, **kwargs):
+        calls.append(name)
+        return real_run(name, args, **kwargs)
+
+    monkeypatch.setattr(runner, "run", counting_run)
+    return calls
+
+
 def entries(folder: Path) -> set[str]:
     results = folder / "results"
     return {p.name for p in results.glob("*.json")} if results.is_dir() else set()
@@ -111,14 +124,7 @@ def test_lint_finds_the_same_wrong_key_from_stored_results(
     assert any("bad-value" in line for line in cold)
     assert entries(own_cache_folder)
 
-    calls: list[str] = []
-    real_run = runner.run
-
-    def counting_run(name, args=None, **kwargs):
-        calls.append(name)
-        return real_run(name, args, **kwargs)
-
-    monkeypatch.setattr(runner, "run", counting_run)
+    calls = count_runs(monkeypatch)
     assert [d.format() for d in lint([path]).diagnostics] == cold
     assert calls == []
     # --no-cache runs it again, even with a warm store, and finds the same.
@@ -139,14 +145,7 @@ def test_anki_export_reuses_stored_results(
 
     write_anki([fixture_deck()], tmp_path / "cold.apkg")
     assert entries(own_cache_folder)
-    calls: list[str] = []
-    real_run = runner.run
-
-    def counting_run(name, args=None, **kwargs):
-        calls.append(name)
-        return real_run(name, args, **kwargs)
-
-    monkeypatch.setattr(runner, "run", counting_run)
+    calls = count_runs(monkeypatch)
     write_anki([fixture_deck()], tmp_path / "warm.apkg")
     assert calls == []
     assert "1,048,576" in backs(tmp_path / "warm.apkg")["et-numeric-from"]
