@@ -1,7 +1,15 @@
-"""Linting a generated 10,000-question bank against a bare libyaml load of the same files."""
+"""Linting 10,000-question banks against a bare libyaml load of the same files.
+
+Two shapes: a generated bank (five templates, no derived keys), and the bundled bank itself,
+copied until it holds 10,000 questions: its real files, with their derived keys, claims and
+variants, so that lint runs (or, with its results stored, skips) the computations behind them.
+"""
 
 from __future__ import annotations
 
+import math
+import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -10,6 +18,8 @@ import yaml
 from harness import Benchmark
 
 from quizapp.authoring.lint import lint
+from quizapp.bank import bundled_bank_path
+from quizapp.experiments.registry import get_spec
 
 N_QUESTIONS = 10_000
 PER_FILE = 500
@@ -133,6 +143,111 @@ def baseline() -> None:
         yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
 
 
+# -- the bundled bank's real shape, grown to 10k ------------------------------------------------
+
+# A deck's `  id:` and each question's `  - id:`: the only places a copy must differ.
+_ID_LINE = re.compile(r"^(  id: |  - id: )(\S+)$", re.MULTILINE)
+# A block-style compute mapping: `    compute:` and its more-indented lines.
+_COMPUTE_BLOCK = re.compile(r"^    compute:\n((?:      .*\n)+)", re.MULTILINE)
+_real: dict[str, object] = {}
+
+
+def with_claims(text: str) -> str:
+    """Each compute block without claims gets one (lint warns [claim-missing] until a bank
+    has them), so that the grown bank evaluates claims as a finished bank does."""
+
+    def add(match: re.Match[str]) -> str:
+        block = match[0]
+        if "expect:" in block:
+            return block
+        name = re.search(r"^      name: (\w+)", block, re.MULTILINE)
+        if name is None:
+            return block
+        value = get_spec(name[1]).values[0]
+        return f'{block}      expect: ["{value} == {value}"]\n'
+
+    return _COMPUTE_BLOCK.sub(add, text)
+
+
+def grow_bundled_bank(folder: Path, at_least: int = N_QUESTIONS) -> int:
+    """Copy the bundled deck files into `folder`, each copy with its own deck and question
+    ids, until they hold `at_least` questions. Returns the number of copies."""
+    sources = sorted(Path(bundled_bank_path()).glob("*.yaml"))
+    texts = [with_claims(path.read_text(encoding="utf-8")) for path in sources]
+    per_copy = sum(len(re.findall(r"^  - id: ", text, re.MULTILINE)) for text in texts)
+    copies = math.ceil(at_least / per_copy)
+    for copy in range(copies):
+        suffix = f"-copy{copy}"
+        for path, text in zip(sources, texts, strict=True):
+            renamed = _ID_LINE.sub(lambda m, end=suffix: f"{m[1]}{m[2]}{end}", text)
+            (folder / f"{path.stem}-{copy:03d}.yaml").write_text(renamed, encoding="utf-8")
+    return copies
+
+
+def setup_real() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="quizapp-bench-real-"))
+    # Results are stored in a cache of the benchmark's own, which the warm-up run fills as a
+    # user's previous lint would have: the timed runs then import and run nothing.
+    _real["cache"] = Path(tempfile.mkdtemp(prefix="quizapp-bench-cache-"))
+    _real["saved_env"] = {k: os.environ.get(k) for k in ("QUIZAPP_CACHE_DIR", "QUIZAPP_NO_CACHE")}
+    os.environ["QUIZAPP_CACHE_DIR"] = str(_real["cache"])
+    os.environ.pop("QUIZAPP_NO_CACHE", None)
+    grow_bundled_bank(folder)
+    # With no time limit, so that a loaded machine cannot leave a run unstored.
+    report = lint([folder], eval_budget=None)
+    questions = list(report.bank.questions.values())
+    assert len(questions) >= N_QUESTIONS and report.error_count == 0, report.diagnostics[:3]
+    answers = [getattr(q, "answer", None) for q in questions]
+    derived = sum(getattr(answer, "from_value", None) is not None for answer in answers)
+    claims = sum(len(q.compute.expect) for q in questions if q.compute)
+    assert derived and claims, "the grown bank has derived keys and claims to evaluate"
+    REAL_SHAPE.description = REAL_SHAPE_DESCRIPTION + (
+        f": {len(questions):,} questions in {len(list(folder.glob('*.yaml')))} files, "
+        f"{derived:,} derived keys, {claims:,} claims, "
+        f"{len(list(Path(_real['cache']).glob('results/*.json')))} distinct runs"  # type: ignore[arg-type]
+    )
+    _state["folder"] = folder
+
+
+def teardown_real() -> None:
+    teardown()
+    shutil.rmtree(_real.pop("cache"), ignore_errors=True)
+    for key, value in _real.pop("saved_env").items():  # type: ignore[union-attr]
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+REAL_SHAPE_DESCRIPTION = (
+    "quizapp lint of the bundled deck files copied to 10k questions, with the results of their "
+    "computations stored by an earlier lint, vs yaml.load(CSafeLoader) of the same files"
+)
+REAL_SHAPE = Benchmark(
+    name="lint bundled bank grown to 10k",
+    description=REAL_SHAPE_DESCRIPTION,
+    candidate=candidate,
+    baseline=baseline,
+    max_ratio=2.0,
+    setup=setup_real,
+    teardown=teardown_real,
+    repeats=3,
+)
+
+UNCACHED = Benchmark(
+    name="lint grown bank, --no-cache",
+    description="the same lint with --no-cache: every distinct computation runs again, within "
+    "lint's default time budget (torch is already imported in this process; a fresh `quizapp "
+    "lint` also pays for that import)",
+    candidate=lambda: lint([_state["folder"]], use_cache=False),
+    baseline=baseline,
+    max_ratio=None,  # for reading only: what the stored results save
+    setup=setup_real,
+    teardown=teardown_real,
+    repeats=3,
+)
+
+
 BENCHMARKS = [
     Benchmark(
         name="lint 10k questions",
@@ -144,5 +259,7 @@ BENCHMARKS = [
         setup=setup,
         teardown=teardown,
         repeats=5,
-    )
+    ),
+    REAL_SHAPE,
+    UNCACHED,
 ]

@@ -10,6 +10,16 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "bank" / "corpus"
 
 
+@pytest.fixture(autouse=True)
+def own_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test starts with an empty cache folder, which its subprocesses inherit: a result
+    stored by another test (or by the user's own runs) must never answer its computations."""
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("QUIZAPP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("QUIZAPP_NO_CACHE", raising=False)
+    return folder
+
+
 @pytest.fixture
 def run_cli():
     """Run `python -m quizapp ...` as a user would, returning the completed process."""

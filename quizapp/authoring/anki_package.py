@@ -197,10 +197,13 @@ def _extract_collection(package: Path, target: Path) -> None:
 # -- writing ----------------------------------------------------------------------------------
 
 
-def derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object]]:
+def derived_values(
+    questions: Iterable[Question], *, use_cache: bool = True
+) -> dict[str, dict[str, object]]:
     """Run the computations behind `from:` keys once each, within lint's default time budget
-    (a hostile bank can ask for hundreds of slow runs). Questions whose run fails, or does not
-    fit in the budget, are left out: their key stays described rather than computed."""
+    (a hostile bank can ask for hundreds of slow runs), reusing results stored by earlier runs
+    unless `use_cache` is False. Questions whose run fails, or does not fit in the budget, are
+    left out: their key stays described rather than computed."""
     wanted = [
         q
         for q in questions
@@ -208,9 +211,14 @@ def derived_values(questions: Iterable[Question]) -> dict[str, dict[str, object]
     ]
     if not wanted:
         return {}
-    from quizapp.authoring.evaluation import DEFAULT_BUDGET_SECONDS, BudgetedRuns, BudgetSpent
+    from quizapp.authoring.evaluation import (
+        DEFAULT_BUDGET_SECONDS,
+        BudgetedRuns,
+        BudgetSpent,
+        stored_results,
+    )
 
-    runs = BudgetedRuns(DEFAULT_BUDGET_SECONDS)
+    runs = BudgetedRuns(DEFAULT_BUDGET_SECONDS, stored=stored_results(use_cache))
     out: dict[str, dict[str, object]] = {}
     for q in wanted:
         assert q.compute is not None
@@ -272,10 +280,13 @@ def write_anki_package(
     evaluate: bool = True,
     replace: bool = False,
     previous: str | Path | None = None,
+    use_cache: bool = True,
 ) -> AnkiSummary:
     """Write the decks' questions to an .apkg at `out`, by the rules of
     `quizapp.authoring.output_file` (`replace` allows replacing a regular file), comparing
-    with the `previous` package if given. Raises OutputError or PreviousPackageError."""
+    with the `previous` package if given. Keys taken `from:` a computation are computed unless
+    `evaluate` is False, reusing stored results unless `use_cache` is False. Raises
+    OutputError or PreviousPackageError."""
     import genanki
 
     check_output(out, replace=replace)  # before the work, not only after it
@@ -288,7 +299,8 @@ def write_anki_package(
         css=ANKI_CSS,
     )
     shown = [(deck, [anki_variant(q) for q in deck.questions]) for deck in decks]
-    derived = derived_values(q for _, qs in shown for q in qs) if evaluate else {}
+    every = [q for _, qs in shown for q in qs]
+    derived = derived_values(every, use_cache=use_cache) if evaluate else {}
     planned, new, changed = _plan(shown, derived, earlier)
     anki_decks = []
     for deck in decks:
@@ -335,9 +347,12 @@ def write_anki(
     evaluate: bool = True,
     replace: bool = False,
     previous: str | Path | None = None,
+    use_cache: bool = True,
 ) -> int:
     """`write_anki_package`, returning the note count."""
-    summary = write_anki_package(decks, out, evaluate=evaluate, replace=replace, previous=previous)
+    summary = write_anki_package(
+        decks, out, evaluate=evaluate, replace=replace, previous=previous, use_cache=use_cache
+    )
     return summary.notes
 
 

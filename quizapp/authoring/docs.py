@@ -122,6 +122,8 @@ def _try_it(spec: ComputationSpec) -> str:
 
 def computation_markdown(spec: ComputationSpec) -> str:
     lines = [f"### `{spec.name}`", "", f"**{spec.title}.** {spec.description}", ""]
+    if spec.notes:
+        lines += [" ".join(spec.notes.split()), ""]
     if spec.args:
         lines += [
             "| argument | type | default | bounds | choices | meaning |",

@@ -20,6 +20,7 @@ from quizapp.authoring.evaluation import (
     RunKey,
     Values,
     run_key,
+    stored_results,
 )
 from quizapp.authoring.item_writing import check_item_writing
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
@@ -54,9 +55,12 @@ def lint(
     evaluate: bool = True,
     eval_budget: float | None = DEFAULT_BUDGET_SECONDS,
     on_progress: Callable[[int, int], None] | None = None,
+    use_cache: bool = True,
 ) -> LintReport:
     """Load and check `paths`. Computations run within `eval_budget` seconds in all (None or
-    0: no limit); `on_progress(done, total)` hears how far evaluation has got."""
+    0: no limit); `on_progress(done, total)` hears how far evaluation has got. With
+    `use_cache`, results stored by earlier runs are reused and new ones stored (the user's
+    cache folder; QUIZAPP_NO_CACHE turns it off)."""
     bank = load_bank(paths)
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
@@ -78,7 +82,7 @@ def lint(
     if evaluate:
         checks = evaluation_checks(checked)
         if checks:
-            runs = BudgetedRuns(eval_budget)
+            runs = BudgetedRuns(eval_budget, stored=stored_results(use_cache))
             run_eval_checks(checks, runs, diagnostics, on_progress)
     diagnostics += check_item_writing(bank)
     if strict:

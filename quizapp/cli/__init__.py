@@ -121,6 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop running computations after S seconds in all and warn [eval-budget] "
         f"(default {DEFAULT_EVAL_TIMEOUT:g}; 0: no limit)",
     )
+    lint.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run every computation afresh: neither read nor store results kept from earlier "
+        "runs (QUIZAPP_NO_CACHE=1 does the same)",
+    )
 
     compute = commands.add_parser(
         "compute",
@@ -283,6 +289,7 @@ def _lint_report(args: argparse.Namespace) -> int:
             evaluate=not args.no_eval,
             eval_budget=args.eval_timeout or None,
             on_progress=progress,
+            use_cache=not args.no_cache,
         )
     finally:
         if progress is not None:

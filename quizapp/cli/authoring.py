@@ -200,6 +200,12 @@ def add_authoring_commands(
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+    export.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="anki: run computations afresh, not from results kept by earlier runs "
+        "(QUIZAPP_NO_CACHE=1 does the same)",
+    )
 
 
 def _delimiter(value: str) -> str:
@@ -509,7 +515,12 @@ def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
         except PreviousPackageError:
             previous = None
     written = write_anki_package(
-        decks, out, evaluate=not args.no_eval, replace=args.force, previous=previous
+        decks,
+        out,
+        evaluate=not args.no_eval,
+        replace=args.force,
+        previous=previous,
+        use_cache=not args.no_cache,
     )
     summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
     if written.previous is not None:

@@ -155,6 +155,20 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "vocab_size",
         ),
         rules=(divisible("d_model", "n_heads"), divisible("n_heads", "n_kv_heads")),
+        # Its figures are checked against the computation by a test.
+        notes="""
+            `transformer-base` and `transformer-big` count 63,082,496 and 214,245,376
+            parameters, where Vaswani et al. (2017, Table 3) print 65M and 213M. The paper
+            rounds and does not say exactly what it counted. This build shares one 37,000-token
+            embedding between the source, the target and the output projection (§3.4), and
+            its layers match PyTorch's `nn.TransformerEncoderLayer` and
+            `nn.TransformerDecoderLayer` parameter for parameter. 65M would take a vocabulary
+            of about 40,700 tokens and 213M one of about 35,800: no one vocabulary gives both
+            figures, so the gap lies in details the paper leaves out (its exact vocabulary,
+            what it shared), not in the counting. The lab's summary for either preset says the
+            same. With `bias: false` every linear layer has no bias, BERT's pooler included;
+            LayerNorms keep theirs.
+        """,
     ),
     ComputationSpec(
         name="permutation_demo",

@@ -36,6 +36,9 @@ class Result:
     table: Table | None = None
     series: Series | None = None
     extra_tables: tuple[Table, ...] = field(default=())
+    # True for a result read back from the on-disk cache (quizapp.experiments.result_cache),
+    # not computed by this process: whatever shows it must say so. Not part of as_json().
+    cached: bool = False
 
     def as_json(self) -> dict[str, Any]:
         def table_json(t: Table) -> dict[str, Any]:

@@ -109,6 +109,7 @@ class ComputationSpec:
     args: tuple[Arg, ...]
     values: tuple[str, ...]  # the named values every result carries (a bank's `from:` may use them)
     rules: tuple[Rule, ...] = field(default=())
+    notes: str = ""  # Markdown for docs/authoring.md: what a reader comparing figures should know
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)

@@ -79,11 +79,12 @@ class GPT2Model(nn.Module):
 
 
 class BertPooler(nn.Module):
-    """dense + tanh on the first ([CLS]) token; feeds the next-sentence / classifier heads."""
+    """dense + tanh on the first ([CLS]) token; feeds the next-sentence / classifier heads.
+    `bias` follows the model's: a BERT built without biases has none here either."""
 
-    def __init__(self, d_model: int) -> None:
+    def __init__(self, d_model: int, bias: bool = True) -> None:
         super().__init__()
-        self.dense = nn.Linear(d_model, d_model)
+        self.dense = nn.Linear(d_model, d_model, bias=bias)
 
     def forward(self, hidden: Tensor) -> Tensor:
         return torch.tanh(self.dense(hidden[:, 0]))  # [batch, d_model]
@@ -91,13 +92,14 @@ class BertPooler(nn.Module):
 
 class MaskedLMHead(nn.Module):
     """BERT's MLM head: dense + GELU + LayerNorm, then a vocabulary projection whose weight is
-    tied to the token embeddings (its per-token bias is not)."""
+    tied to the token embeddings (its per-token bias is not). Without `bias`, neither linear
+    layer has one; the LayerNorm keeps its own, as the blocks' LayerNorms do."""
 
-    def __init__(self, d_model: int, vocab_size: int, eps: float) -> None:
+    def __init__(self, d_model: int, vocab_size: int, eps: float, bias: bool = True) -> None:
         super().__init__()
-        self.dense = nn.Linear(d_model, d_model)
+        self.dense = nn.Linear(d_model, d_model, bias=bias)
         self.norm = LayerNorm(d_model, eps)
-        self.decoder = nn.Linear(d_model, vocab_size)
+        self.decoder = nn.Linear(d_model, vocab_size, bias=bias)
 
     def forward(self, hidden: Tensor) -> Tensor:
         return self.decoder(self.norm(F.gelu(self.dense(hidden))))  # [batch, seq, vocab]
@@ -131,9 +133,11 @@ class BertModel(nn.Module):
             )
             for _ in range(cfg.n_layers)
         )
-        self.pooler = BertPooler(cfg.d_model)
+        self.pooler = BertPooler(cfg.d_model, bias=cfg.bias)
         self.mlm_head = (
-            MaskedLMHead(cfg.d_model, cfg.vocab_size, cfg.norm_eps) if cfg.mlm_head else None
+            MaskedLMHead(cfg.d_model, cfg.vocab_size, cfg.norm_eps, bias=cfg.bias)
+            if cfg.mlm_head
+            else None
         )
         _init_weights(self)
         if self.mlm_head is not None and cfg.tie_embeddings:

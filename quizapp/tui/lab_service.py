@@ -1,7 +1,9 @@
 """The app's doorway to the live computations: loads torch off the UI thread, then runs them.
 
 Nothing here imports torch at module level; `warm_up` does, in a worker thread, after the
-first screen is drawn, so the student never waits for PyTorch to see a question.
+first screen is drawn, so the student never waits for PyTorch to see a question. While it
+loads, `stored` can hand the lab a result an earlier run kept on disk (marked `cached`, for the
+panel to label as such); every live run is kept there in turn.
 """
 
 from __future__ import annotations
@@ -9,14 +11,22 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from quizapp.experiments.result import Result
+    from quizapp.experiments.result_cache import ResultCache
+
+# The user's cache folder (QUIZAPP_CACHE_DIR, the platform's, or none with QUIZAPP_NO_CACHE).
+USER_CACHE = "user"
 
 
 class LabService:
-    def __init__(self, device: str = "auto") -> None:
+    def __init__(
+        self, device: str = "auto", results: ResultCache | Literal["user"] | None = USER_CACHE
+    ) -> None:
+        """`results`: where results are kept between runs; the user's cache folder by default
+        (looked up when first needed, off the start-up path), None for none."""
         self.device = device  # as asked for: auto, cpu, cuda or mps
         self.ready = threading.Event()
         self.failed: str | None = None  # why torch could not be loaded, if it could not
@@ -26,6 +36,7 @@ class LabService:
         self.device_notice: str | None = None  # why the CPU stands in for the device asked for
         self.warm_up_seconds: float | None = None
         self._device_lock = threading.Lock()  # the palette may switch while the worker resolves
+        self._results = results
 
     @property
     def status(self) -> str:
@@ -80,6 +91,22 @@ class LabService:
         choice = choose_device(self.device, self.available)
         self.resolved_device, self.device_notice = choice.device, choice.notice
 
+    def _stored_results(self) -> ResultCache | None:
+        if self._results == USER_CACHE:  # looked up each time: the environment decides
+            from quizapp.experiments.result_cache import ResultCache
+
+            return ResultCache.default()
+        return self._results  # type: ignore[return-value]
+
+    def stored(self, name: str, args: Mapping[str, object]) -> Result | None:
+        """Blocking (a small file read; no torch): a result an earlier run kept, marked
+        `cached`, for the device runs go to; None when there is none."""
+        results = self._stored_results()
+        if results is None:
+            return None
+        device = self.resolved_device or ("cpu" if self.device == "auto" else self.device)
+        return results.get(name, args, device)
+
     def run(
         self,
         name: str,
@@ -88,7 +115,8 @@ class LabService:
         on_progress: Callable[[float, str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Result:
-        """Blocking: wait for the warm-up, then run. Raises what the runner raises."""
+        """Blocking: wait for the warm-up, then run live, and keep the result for next time.
+        Raises what the runner raises."""
         while not self.ready.wait(timeout=0.1):
             if is_cancelled and is_cancelled():
                 from quizapp.experiments.context import Cancelled
@@ -99,4 +127,8 @@ class LabService:
         from quizapp.experiments.runner import run
 
         device = self.resolved_device or "cpu"  # resolved by the warm-up: never a missing one
-        return run(name, args, device=device, on_progress=on_progress, is_cancelled=is_cancelled)
+        result = run(name, args, device=device, on_progress=on_progress, is_cancelled=is_cancelled)
+        results = self._stored_results()
+        if results is not None:
+            results.put(result, args)
+        return result

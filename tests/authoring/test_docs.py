@@ -230,6 +230,17 @@ def test_every_computation_and_code_has_its_heading() -> None:
         assert f"### `{message.code}`\n" in text
 
 
+def test_a_computations_notes_are_in_its_section() -> None:
+    from quizapp.experiments.registry import COMPUTATIONS
+
+    noted = [spec for spec in COMPUTATIONS if spec.notes]
+    assert noted, "model_params explains the Transformer paper's figures"
+    section = docs.extract(doc_text(), "computations")
+    for spec in noted:
+        own = section.split(f"### `{spec.name}`\n", 1)[1].split("\n### ", 1)[0]
+        assert " ".join(spec.notes.split()) in own
+
+
 def test_check_and_write(tmp_path: Path) -> None:
     stale = tmp_path / "authoring.md"
     stale.write_text(

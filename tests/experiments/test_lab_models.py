@@ -10,7 +10,7 @@ import torch
 
 from quizapp.experiments.context import Context
 from quizapp.experiments.lab import models
-from quizapp.experiments.registry import MODEL_PRESETS
+from quizapp.experiments.registry import MODEL_PRESETS, REGISTRY
 from quizapp.experiments.runner import run
 from quizapp.experiments.spec import ArgumentError
 from quizapp.reference import PRESETS
@@ -80,10 +80,17 @@ def _gpt2_formula(d: int, layers: int, vocab: int = 50257, positions: int = 1024
     return vocab * d + positions * d + layers * (attention + ffn + 2 * 2 * d) + 2 * d
 
 
-def _bert_formula(d: int, layers: int, vocab: int = 30522, positions: int = 512) -> int:
-    """BERT by hand: token, position and 2 segment tables + LayerNorm, Post-LN blocks, pooler."""
-    block = (4 * d * d + 4 * d) + (8 * d * d + 5 * d) + 2 * 2 * d
-    return (vocab + positions + 2) * d + 2 * d + layers * block + d * d + d
+def _bert_formula(
+    d: int, layers: int, vocab: int = 30522, positions: int = 512, bias: bool = True
+) -> int:
+    """BERT by hand: token, position and 2 segment tables + LayerNorm, Post-LN blocks, pooler.
+    Without biases every linear layer loses its own (the pooler's too); LayerNorms keep theirs."""
+    linear_bias = int(bias)
+    attention = 4 * d * d + linear_bias * 4 * d  # Q, K, V, O
+    ffn = 8 * d * d + linear_bias * (4 * d + d)  # up to 4d, down to d
+    block = attention + ffn + 2 * 2 * d
+    pooler = d * d + linear_bias * d
+    return (vocab + positions + 2) * d + 2 * d + layers * block + pooler
 
 
 def test_family_and_size_match_independent_formulas() -> None:
@@ -102,6 +109,39 @@ def test_family_and_size_match_independent_formulas() -> None:
     assert _llama_formula(4096, 32, 32, 32) == PUBLISHED["llama2-7b"]
     assert _gpt2_formula(768, 12) == PUBLISHED["gpt2-small"]
     assert _bert_formula(768, 12) == PUBLISHED["bert-base"]
+
+
+def test_bias_false_removes_every_linear_bias_from_bert_the_pooler_included() -> None:
+    without = count(preset="bert-base", bias=False)
+    # bert-base-uncased's 109,482,240 less each linear layer's bias: 9·768 per layer (Q, K, V,
+    # O, the FFN's 3,072 up and 768 down) and the pooler's 768. The LayerNorms keep theirs.
+    assert PUBLISHED["bert-base"] - without["total"] == 12 * 9 * 768 + 768
+    assert without["total"] == _bert_formula(768, 12, bias=False) == 109_398_528
+    assert without["pooler"] == 768 * 768
+    assert count(family="bert", d_model=128, n_layers=2, n_heads=2, bias=False)[
+        "total"
+    ] == _bert_formula(128, 2, bias=False)
+
+
+@pytest.mark.parametrize("preset", models.PAPER_TOTALS)
+def test_transformer_presets_say_why_they_miss_the_papers_figures(preset: str) -> None:
+    paper = models.PAPER_TOTALS[preset]
+    result = run("model_params", {"preset": preset})
+    total = result.values["total"]
+    assert abs(total - paper) > 0.5e6, "the count really is off the paper's rounded figure"
+    notes = REGISTRY["model_params"].notes
+    assert f"{total:,}" in notes and f"{paper // 1_000_000}M" in notes  # the docs say it too
+    assert f"Why not the paper's {paper // 1_000_000}M?" in result.summary
+    # The vocabulary the summary names does bring this model to the paper's figure...
+    needed = models.vocabulary_for(paper, preset)
+    assert f"about {needed:,} tokens" in result.summary and f"{needed:,}" in notes
+    assert abs(count(preset=preset, vocab_size=needed)["total"] - paper) < 0.5e6
+    # ...and the other preset's does not: no one vocabulary gives both figures.
+    (other,) = (name for name in models.PAPER_TOTALS if name != preset)
+    other_needed = models.vocabulary_for(models.PAPER_TOTALS[other], other)
+    assert abs(count(preset=preset, vocab_size=other_needed)["total"] - paper) > 0.5e6
+    # A resized model is not the paper's: the note is left out.
+    assert "Why not" not in run("model_params", {"preset": preset, "n_layers": 2}).summary
 
 
 def test_llama_d_ff_rule_reproduces_the_published_widths() -> None:

@@ -62,6 +62,22 @@ def test_transformer_base_is_about_65m() -> None:
     assert 200_000_000 <= count_parameters(build_model("transformer-big", device="meta")) <= 220e6
 
 
+@pytest.mark.parametrize("name", ["transformer-base", "transformer-big"])
+def test_transformer_layers_match_pytorchs_parameter_for_parameter(name: str) -> None:
+    cfg = PRESETS[name]
+    model = build_model(cfg, device="meta")
+    assert isinstance(model, EncoderDecoderTransformer)
+    with torch.device("meta"):
+        args = (cfg.d_model, cfg.n_heads, cfg.d_ff)
+        torch_encoder = torch.nn.TransformerEncoderLayer(*args)
+        torch_decoder = torch.nn.TransformerDecoderLayer(*args)
+    assert count_parameters(model.encoder[0]) == count_parameters(torch_encoder)
+    assert count_parameters(model.decoder[0]) == count_parameters(torch_decoder)
+    # Everything else is the one shared embedding (tied to the output projection).
+    layers = 6 * (count_parameters(torch_encoder) + count_parameters(torch_decoder))
+    assert count_parameters(model) == layers + cfg.vocab_size * cfg.d_model
+
+
 def test_tied_weights_are_counted_once() -> None:
     cfg = PRESETS["gpt2-small"]
     tied = build_model(cfg, device="meta")
@@ -98,6 +114,17 @@ def test_bert_mlm_head_is_optional_and_tied() -> None:
     d, vocab = cfg.d_model, cfg.vocab_size
     assert extra == (d * d + d) + 2 * d + vocab  # dense, LayerNorm, decoder bias only
     assert parameter_breakdown(with_head)["mlm_head"] == extra
+
+
+def test_bert_without_bias_has_no_linear_bias_anywhere() -> None:
+    cfg = replace(PRESETS["bert-base"], bias=False, mlm_head=True)
+    model = build_model(cfg, device="meta")
+    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    assert len(linears) == 12 * 6 + 1 + 2  # per block Q, K, V, O, up, down; pooler; MLM head
+    assert all(layer.bias is None for layer in linears)
+    d = cfg.d_model
+    # The MLM head keeps only its dense weight and its LayerNorm (the decoder is tied).
+    assert parameter_breakdown(model)["mlm_head"] == d * d + 2 * d
 
 
 def test_config_validation() -> None:

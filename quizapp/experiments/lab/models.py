@@ -18,6 +18,8 @@ FAMILY_DEFAULTS = {
 }
 # Shown first in the breakdown; anything else the model has (lm_head, pooler, ...) follows.
 MAIN_COMPONENTS = ("embeddings", "attention", "ffn", "norms")
+# Vaswani et al. 2017, Table 3 ("params ×10⁶"): rounded, and not said how they were counted.
+PAPER_TOTALS = {"transformer-base": 65_000_000, "transformer-big": 213_000_000}
 # Fields a caller may override, in the order the configuration table lists them.
 OVERRIDES = (
     "d_model",
@@ -126,6 +128,40 @@ def _notes(cfg: ModelConfig, given: set[str], breakdown: dict[str, int]) -> list
     return notes
 
 
+def _non_embedding(name: str) -> tuple[int, int]:
+    """(parameters outside the embedding, d_model) of a preset, counted on the meta device."""
+    cfg = PRESETS[name]
+    breakdown = parameter_breakdown(build_model(cfg, device="meta"))
+    return sum(breakdown.values()) - breakdown["embeddings"], cfg.d_model
+
+
+def vocabulary_for(paper_total: int, name: str) -> int:
+    """The shared vocabulary, to the nearest hundred tokens, that would bring preset `name` to
+    `paper_total` parameters."""
+    rest, d_model = _non_embedding(name)
+    return int(round((paper_total - rest) / d_model, -2))
+
+
+def paper_note(start: str) -> str | None:
+    """Why transformer-base and -big do not land on the paper's 65M and 213M."""
+    if start not in PAPER_TOTALS:
+        return None
+    (other,) = (name for name in PAPER_TOTALS if name != start)
+    millions = {name: f"{figure // 1_000_000}M" for name, figure in PAPER_TOTALS.items()}
+    return (
+        f"**Why not the paper's {millions[start]}?** Vaswani et al. (2017, Table 3) print "
+        "rounded totals without saying exactly what they counted. This build shares one "
+        f"{PRESETS[start].vocab_size:,}-token embedding between the source, the target and the "
+        "output projection (§3.4), and its layers match PyTorch's nn.TransformerEncoderLayer "
+        "and nn.TransformerDecoderLayer parameter for parameter. Reaching "
+        f"{millions[start]} would take a vocabulary of about "
+        f"{vocabulary_for(PAPER_TOTALS[start], start):,} tokens, but reaching {other}'s "
+        f"{millions[other]} one of about {vocabulary_for(PAPER_TOTALS[other], other):,}: no one "
+        "vocabulary gives both figures, so the gap lies in details the paper leaves out (its "
+        "exact vocabulary, what it shared), not in the counting."
+    )
+
+
 def model_params(
     ctx: Context,
     *,
@@ -230,6 +266,7 @@ def model_params(
             f"{cfg.head_dim} dims, d_ff {cfg.d_ff:,}, vocabulary {cfg.vocab_size:,}).",
             f"The largest share is **{biggest}** ({share(breakdown[biggest])}%); in full: {shares}.",
             *_notes(cfg, given, breakdown),
+            *([] if given else filter(None, [paper_note(start)])),
         ]
     )
     args = {"preset": preset, "family": family, **overrides}

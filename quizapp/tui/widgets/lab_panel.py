@@ -6,6 +6,10 @@ lands, the old one stays dimmed under a label naming the arguments it was comput
 Runs happen in a thread worker so the UI stays live while torch loads or computes; the
 worker talks back only through messages, each tagged with the run it belongs to, so a late
 message from a cancelled or superseded run can never overwrite a newer one.
+
+While PyTorch is still loading, a result an earlier run kept on disk is shown at once, marked
+as cached in the status line and above the values, and the live run replaces it. "done in …"
+is said only of a result computed live in this process.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.device_notice import DeviceNotice
+from quizapp.tui.widgets.lab_messages import CachedResult, RunEnded, RunProgress, RunStarted
 from quizapp.tui.widgets.result_view import ResultView
 from quizapp.tui.widgets.stale_note import StaleNote
 
@@ -42,42 +47,9 @@ NO_COMPUTATION = "No live computation for this question."
 WARMING_UP = "warming up the lab (loading PyTorch)…"
 FIX_ARGUMENT = "fix the argument to run"
 TYPING = "edited: reruns when you pause (Enter: now)"
-
-
-class _RunStarted(Message, bubble=False):
-    """The lab is ready and the computation itself has begun."""
-
-    def __init__(self, token: int) -> None:
-        super().__init__()
-        self.token = token
-
-
-class _RunProgress(Message, bubble=False):
-    def __init__(self, token: int, fraction: float, text: str) -> None:
-        super().__init__()
-        self.token = token
-        self.fraction = fraction
-        self.text = text
-
-
-class _RunEnded(Message, bubble=False):
-    def __init__(
-        self,
-        token: int,
-        *,
-        result: Result | None = None,
-        error: BaseException | None = None,
-        cancelled: bool = False,
-        elapsed: float = 0.0,
-        trace: str = "",
-    ) -> None:
-        super().__init__()
-        self.token = token
-        self.result = result
-        self.error = error
-        self.cancelled = cancelled
-        self.elapsed = elapsed
-        self.trace = trace  # formatted in the worker, logged on the UI thread
+CACHED = "cached result"
+CACHED_RUNNING_LIVE = f"{CACHED} — running live…"
+CACHED_CANCELLED = f"cancelled — showing a {CACHED}"
 
 
 def describe_error(error: BaseException, limit: int = 2) -> str:
@@ -216,6 +188,8 @@ class LabPanel(Vertical):
         self._form: ArgsForm | None = None
         self._initial = (compute, autorun)
         self._ready = False  # show() before mount just remembers what to show
+        # The token of the run whose cached result is on show (stored by an earlier run), if any.
+        self._cached_for: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(NO_COMPUTATION, id="lab-empty")
@@ -252,6 +226,7 @@ class LabPanel(Vertical):
         self._set_error(None)
         self._set_arg_error(None, None)
         self._results().clear_result()
+        self._set_cached(None)
         self._claims().clear_claims()
         holder = self.query_one("#lab-form-holder", Vertical)
         holder.remove_children()
@@ -332,7 +307,7 @@ class LabPanel(Vertical):
             self.running = False
             self._set_running_ui(False)
             if not quiet:
-                self._set_status("cancelled", "")
+                self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
                 self._set_progress(None, visible=False)
             self._refresh_staleness()
 
@@ -432,45 +407,70 @@ class LabPanel(Vertical):
         )
 
     def _work(self, token: int, name: str, args: dict[str, ArgValue | None]) -> None:
-        """In the worker thread. Never raises: every outcome becomes a _RunEnded message."""
+        """In the worker thread. Never raises: every outcome becomes a RunEnded message."""
         worker = get_current_worker()
 
         def is_cancelled() -> bool:
             return worker.is_cancelled
 
         def on_progress(fraction: float, text: str) -> None:
-            self.post_message(_RunProgress(token, fraction, text))
+            self.post_message(RunProgress(token, fraction, text))
 
         try:
+            if not self.lab.ready.is_set():
+                stored = self.lab.stored(name, args)  # a small file read: no torch needed
+                if stored is not None and stored.cached:
+                    self.post_message(CachedResult(token, stored))
             # Wait here rather than inside lab.run, so the status can say when computing begins.
             while not self.lab.ready.wait(timeout=0.05):
                 if is_cancelled():
                     raise Cancelled
-            self.post_message(_RunStarted(token))
+            self.post_message(RunStarted(token))
             start = time.perf_counter()
             result = self.lab.run(name, args, on_progress=on_progress, is_cancelled=is_cancelled)
             elapsed = time.perf_counter() - start
             if is_cancelled():  # finished after all, but nobody wants it any more
                 raise Cancelled
         except Cancelled:
-            self.post_message(_RunEnded(token, cancelled=True))
+            self.post_message(RunEnded(token, cancelled=True))
         except Exception as error:  # the app must outlive any computation
-            self.post_message(_RunEnded(token, error=error, trace=traceback.format_exc()))
+            self.post_message(RunEnded(token, error=error, trace=traceback.format_exc()))
         else:
-            self.post_message(_RunEnded(token, result=result, elapsed=elapsed))
+            self.post_message(RunEnded(token, result=result, elapsed=elapsed))
 
-    @on(_RunStarted)
-    def _run_started(self, message: _RunStarted) -> None:
+    @on(RunStarted)
+    def _run_started(self, message: RunStarted) -> None:
         if message.token == self._token:
             self._show_computing(0.0, "")
 
-    @on(_RunProgress)
-    def _run_progress(self, message: _RunProgress) -> None:
+    @on(CachedResult)
+    async def _cached_result(self, message: CachedResult) -> None:
+        if message.token != self._token or not self.running or not message.result.cached:
+            return
+        try:
+            await self._results().show_result(message.result)
+        except Exception:  # a stored result that cannot be shown is simply not shown
+            self.log.error(f"lab: could not show a cached result:\n{traceback.format_exc()}")
+            await self._results().clear_result()
+            return
+        if message.token != self._token or not self.running:
+            return  # the live run ended, or another began, while it was being drawn
+        self._claims().clear_claims()  # claims are checked on live results only
+        self._shown_args, self._shown_status = dict(self.args), CACHED
+        # It answers what the form says, so it is not dimmed as old output: the status and the
+        # cached line say it is a stored result while the live run goes on.
+        self.set_class(False, "-stale")
+        self.query_one(StaleNote).show_for(None)
+        self._set_cached(message.token)
+        self._set_status(CACHED_RUNNING_LIVE, "-waiting")
+
+    @on(RunProgress)
+    def _run_progress(self, message: RunProgress) -> None:
         if message.token == self._token:
             self._show_computing(message.fraction, message.text)
 
-    @on(_RunEnded)
-    async def _run_ended(self, message: _RunEnded) -> None:
+    @on(RunEnded)
+    async def _run_ended(self, message: RunEnded) -> None:
         if message.token != self._token or self.spec is None:
             return
         name, args = self.spec.name, dict(self.args)
@@ -478,7 +478,8 @@ class LabPanel(Vertical):
         self._set_running_ui(False)
         self._set_progress(None, visible=False)
         if message.cancelled:
-            self._set_status("cancelled", "")
+            self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
+            self._refresh_staleness()
             return
         if message.error is not None or message.result is None:
             self.log.error(f"lab {name} failed:\n{message.trace}")
@@ -487,6 +488,9 @@ class LabPanel(Vertical):
             )
             return
         result = message.result
+        if not result.cached:  # while the live result is drawn, the status stops saying cached
+            self._set_cached(None)
+            self._set_status(f"computing on {self._device()}… 100%", "-waiting")
         try:
             await self._results().show_result(result)
         except Exception as error:  # a malformed result must not take the quiz down either
@@ -495,8 +499,14 @@ class LabPanel(Vertical):
             return
         if message.token != self._token:  # superseded while the result was being drawn
             return
-        self._show_claims(result, args)
+        self._set_cached(message.token if result.cached else None)
         self._shown_args = args
+        if result.cached:  # never labelled live: only a run made in this process is
+            self._shown_status = CACHED
+            self._set_status(CACHED, "")
+            self._refresh_staleness()
+            return
+        self._show_claims(result, args)
         self._shown_status = f"done in {format_elapsed(message.elapsed)} on {result.device}"
         self._set_status(self._shown_status, "-done")
         self._refresh_staleness()  # the form may have moved on while this ran
@@ -514,6 +524,7 @@ class LabPanel(Vertical):
 
     async def _fail(self, name: str, error: BaseException) -> None:
         self._shown_args = None
+        self._set_cached(None)
         self._refresh_staleness()
         self._claims().clear_claims()
         await self._results().clear_result()
@@ -532,9 +543,14 @@ class LabPanel(Vertical):
         return self.lab.resolved_device or self.lab.device
 
     def _show_computing(self, fraction: float, text: str) -> None:
-        status = f"computing on {self._device()}…"
-        if fraction > 0 or text:
-            status += f" {fraction * 100:.0f}% {text}".rstrip()
+        if self._cached_for == self._token:  # the status goes on saying what is on show
+            status = CACHED_RUNNING_LIVE
+            if fraction > 0:
+                status += f" {fraction * 100:.0f}%"
+        else:
+            status = f"computing on {self._device()}…"
+            if fraction > 0 or text:
+                status += f" {fraction * 100:.0f}% {text}".rstrip()
         self._set_status(status, "-waiting")
         self._set_progress(fraction * 100, visible=True)
 
@@ -565,6 +581,15 @@ class LabPanel(Vertical):
         if self._form is not None:
             self._form.mark_invalid(argument if text else None)
 
+    @property
+    def showing_cached(self) -> bool:
+        """The result on show was stored by an earlier run, not computed now."""
+        return self._cached_for is not None
+
+    def _set_cached(self, token: int | None) -> None:
+        self._cached_for = token
+        self.set_class(token is not None, "-cached")
+
     def _set_running_ui(self, running: bool) -> None:
         self.query_one("#lab-cancel", Button).disabled = not running
 
@@ -576,6 +601,9 @@ class LabPanel(Vertical):
 
 
 __all__ = [
+    "CACHED",
+    "CACHED_CANCELLED",
+    "CACHED_RUNNING_LIVE",
     "NO_COMPUTATION",
     "WARMING_UP",
     "LabPanel",

@@ -23,6 +23,9 @@ LINE_COLOURS = ("primary", "warning", "success", "error", "accent", "secondary",
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
+# Above a result read back from the on-disk cache: it was not computed now, and says so.
+CACHED_NOTE = "Cached result, kept from an earlier run: not computed now."
+
 
 def format_value(value: Value) -> str:
     """Ints with thousands separators, floats to six significant figures, booleans yes/no."""
@@ -202,6 +205,10 @@ class ResultView(VerticalScroll):
             text-style: bold;
             color: $text-muted;
         }
+        .lab-cached-note {
+            text-style: bold;
+            color: $warning;
+        }
         SeriesPlot {
             height: 12;
             margin-bottom: 1;
@@ -219,7 +226,10 @@ class ResultView(VerticalScroll):
         """Replace what is shown; returns once the new tables are filled."""
         self.result = result
         await self.remove_children()
-        widgets: list[Widget] = [
+        widgets: list[Widget] = []
+        if result.cached:
+            widgets.append(Static(CACHED_NOTE, classes="lab-cached-note"))
+        widgets += [
             ResultTable(
                 ("value", "result"),
                 [(name, value) for name, value in result.values.items()],
