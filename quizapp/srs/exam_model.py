@@ -57,7 +57,7 @@ def guess_floor(question: Question) -> float:
 class ExamItem:
     question_id: str
     deck_id: str
-    topic: str
+    topic: str  # the question's own (what its first attempts are counted under)
     weight: float  # share of the expected exam score; the items' weights sum to 1
     guess: float  # guessing floor
 
@@ -65,7 +65,7 @@ class ExamItem:
 @dataclass(frozen=True)
 class DeckDraw:
     deck_id: str
-    topic: str
+    topic: str  # the deck's: the forecast's topics are the decks' (the exam draws by deck)
     count: int  # questions the exam draws from this deck
     question_ids: tuple[str, ...]  # the deck's exam-eligible questions
 
@@ -89,7 +89,10 @@ def exam_blueprint(decks: Sequence[Deck], questions: int = DEFAULT_QUESTIONS) ->
     return blueprint_of(
         [
             DeckPool(
-                d.id, d.topic, d.exam_weight, [(q.id, guess_floor(q)) for q in exam_questions(d)]
+                d.id,
+                d.topic,
+                d.exam_weight,
+                [(q.id, guess_floor(q), q.topic) for q in exam_questions(d)],
             )
             for d in decks
         ],
@@ -104,7 +107,7 @@ class DeckPool:
     deck_id: str
     topic: str
     weight: float
-    questions: Sequence[tuple[str, float]]  # (question id, guessing floor)
+    questions: Sequence[tuple[str, float, str]]  # (question id, guessing floor, topic)
 
 
 def blueprint_of(pools: Sequence[DeckPool], questions: int) -> ExamBlueprint:
@@ -116,12 +119,12 @@ def blueprint_of(pools: Sequence[DeckPool], questions: int) -> ExamBlueprint:
     draws = []
     items = []
     for deck, count in zip(ordered, counts, strict=True):
-        draws.append(DeckDraw(deck.deck_id, deck.topic, count, tuple(q for q, _ in deck.questions)))
+        draws.append(DeckDraw(deck.deck_id, deck.topic, count, tuple(q[0] for q in deck.questions)))
         if not count:
             continue
         share = count / (len(deck.questions) * total)
         items.extend(
-            ExamItem(qid, deck.deck_id, deck.topic, share, guess) for qid, guess in deck.questions
+            ExamItem(qid, deck.deck_id, topic, share, guess) for qid, guess, topic in deck.questions
         )
     return ExamBlueprint(total, tuple(draws), tuple(items))
 

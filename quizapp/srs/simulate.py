@@ -61,7 +61,7 @@ def simulated_bank(questions_per_type: Sequence[tuple[int, float]] = TYPE_MIX) -
     for deck, weight in DECK_WEIGHTS.items():
         entries = []
         for kind, (count, guess) in enumerate(questions_per_type):
-            entries.extend((f"{deck}-{kind}-{i}", guess) for i in range(count))
+            entries.extend((f"{deck}-{kind}-{i}", guess, deck) for i in range(count))
         pools.append(DeckPool(deck, deck, weight, entries))
     return pools
 
@@ -76,18 +76,19 @@ class SimulationConfig:
     exam_questions: int = 20
     threshold: float = 0.7
     seed: int = 2027
-    midway_projection: bool = True  # also forecast the exam from day days/2, plan followed
+    midway_students: int = 50  # for the first N students, also forecast from day days/2
     pools: tuple[DeckPool, ...] = field(default_factory=lambda: tuple(simulated_bank()))
 
 
 @dataclass(frozen=True)
 class SimStudent:
+    index: int
     seed: int
     true_model: MemoryModel
     knowledge: dict[str, float]  # topic -> chance an unseen question is already known
 
 
-def draw_student(seed: int, topics: Sequence[str], spread: float) -> SimStudent:
+def draw_student(index: int, seed: int, topics: Sequence[str], spread: float) -> SimStudent:
     from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
     rng = random.Random(seed)
@@ -97,7 +98,7 @@ def draw_student(seed: int, topics: Sequence[str], spread: float) -> SimStudent:
     ):
         params.append(min(high, max(low, w * math.exp(rng.gauss(0, spread)))))
     knowledge = {t: rng.betavariate(2, 4) for t in sorted(topics)}
-    return SimStudent(seed, MemoryModel(params), knowledge)
+    return SimStudent(index, seed, MemoryModel(params), knowledge)
 
 
 @dataclass
@@ -188,6 +189,8 @@ class Outcome:
     high: float
     sampled: float  # the score of one exam drawn from the truth
     reviews: int
+    unseen: int  # exam questions never asked before the exam
+    seen_truth: float | None  # mean true chance on the questions that were asked
     midway_forecast: float | None = None  # predicted at day days/2, the plan followed
 
 
@@ -202,7 +205,10 @@ class Simulation:
 
     def student(self, index: int) -> SimStudent:
         return draw_student(
-            self.config.seed * 100_003 + index, self.blueprint.topics, self.config.parameter_spread
+            index,
+            self.config.seed * 100_003 + index,
+            self.blueprint.topics,
+            self.config.parameter_spread,
         )
 
     def run(
@@ -216,7 +222,7 @@ class Simulation:
         for day in range(config.days):
             now_ms = self.start_ms + day * DAY_MS
             if (
-                config.midway_projection
+                student.index < config.midway_students
                 and isinstance(strategy, PlanStrategy)
                 and day == config.days // 2
             ):
@@ -269,6 +275,7 @@ class Simulation:
         midway: float | None,
     ) -> Outcome:
         truth_chances = self.true_chances(student, history)
+        seen = [c for q, c in truth_chances.items() if q in history.seen_memory]
         predicted = chances_at(self.blueprint, history.student_view(), self.model, self.exam_ms)
         summary = summarize(exam_distribution(self.blueprint, predicted), self.config.threshold)
         return Outcome(
@@ -278,6 +285,8 @@ class Simulation:
             high=summary.high,
             sampled=self.sample_exam(truth_chances, rng),
             reviews=sum(history.reviews_per_day),
+            unseen=sum(1 for i in self.blueprint.items if i.question_id not in history.seen_memory),
+            seen_truth=statistics.fmean(seen) if seen else None,
             midway_forecast=midway,
         )
 
@@ -319,6 +328,8 @@ class StrategyFigures:
     forecast_bias: float  # mean (forecast - truth)
     forecast_mae: float  # mean |forecast - truth|
     interval_coverage: float  # share of sampled exam scores inside the 80 % interval
+    mean_unseen: float  # exam questions never asked, on average
+    seen_truth: float | None  # mean true chance on the questions that were asked
     midway_mae: float | None = None
 
 
@@ -343,6 +354,7 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
 def _figures(name: str, outcomes: Sequence[Outcome]) -> StrategyFigures:
     mean, ci = _mean_ci([o.truth for o in outcomes])
     midway = [abs(o.midway_forecast - o.truth) for o in outcomes if o.midway_forecast is not None]
+    seen = [o.seen_truth for o in outcomes if o.seen_truth is not None]
     return StrategyFigures(
         name=name,
         mean_truth=mean,
@@ -351,6 +363,8 @@ def _figures(name: str, outcomes: Sequence[Outcome]) -> StrategyFigures:
         forecast_bias=statistics.fmean(o.forecast - o.truth for o in outcomes),
         forecast_mae=statistics.fmean(abs(o.forecast - o.truth) for o in outcomes),
         interval_coverage=statistics.fmean(o.low <= o.sampled <= o.high for o in outcomes),
+        mean_unseen=statistics.fmean(o.unseen for o in outcomes),
+        seen_truth=statistics.fmean(seen) if seen else None,
         midway_mae=statistics.fmean(midway) if midway else None,
     )
 
