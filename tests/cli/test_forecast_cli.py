@@ -11,6 +11,7 @@ import pytest
 from quizapp.bank import bundled_bank_path, load_bank
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
+from tests.conftest import REPO
 
 
 @pytest.fixture
@@ -67,6 +68,9 @@ def test_forecast_json_reads_the_history_and_the_exam_date(run_cli, history: Pat
     assert report["minutes_per_card"] == 0.5 and report["today"]["cards"] == 30
     assert report["calibration"]["enough_history"] is False  # 24 checkable reviews
     assert history.read_bytes() == before  # read only
+    documented = (REPO / "docs" / "forecast.md").read_text()
+    for key in report:  # docs/forecast.md lists every key
+        assert f"| `{key}` |" in documented, key
 
 
 def test_exam_date_on_the_command_line_and_the_human_report(run_cli, history: Path) -> None:
