@@ -1,25 +1,23 @@
 """The study plan to an exam date: which cards today, in which order, to raise the predicted
 exam-day score the most per minute.
 
-Every exam question gets a value for today:
-- a card reviewed before: the expected rise in its exam-day chance if it is reviewed now,
-      w · (1 - g) · [R · R_T(after Good) + (1 - R) · R_T(after Again) - R_T(as it is)]
-  where R is its recall probability now, R_T the recall probability at the exam from the
-  given memory state, w the question's share of the exam score and g its guessing floor;
-- an unseen question: the rise from answering it for the first time now,
-      w · [p_T(after a first answer) - p_unseen]
-  with the first answer right (Good) with the student's first-attempt chance p_unseen;
-divided by the minutes a card takes. The day's cards are the highest values that fit the
-day's budget, asked in that order. As the exam comes closer the recall probability at the
-exam of a review done now rises, so reviews move toward the exam date by themselves; topics
-count by exam weight through w.
+Every exam question gets a value for today: the expected rise of the exam-day score if it
+is asked now, divided by the minutes a card takes,
+    w · [R · V(after Good) + (1 - R) · V(after Again) - V(as it is)]
+where w is the question's share of the exam score (so topics count by exam weight), R its
+recall probability now (for an unseen question: the chance its first answer is right) and
+V the worth of a memory state on exam day (`Valuation`: its chance after one more review on
+the day before the exam; from that day on, its exam-day chance). As the exam comes closer a
+review done now counts more and more directly, so reviews move toward the exam date.
 
-New questions follow two rules the greedy values alone would not: they must all be seen in
-time to be learned, so each day introduces at least its share of the unseen questions left
-(spread over the days before the last `CONSOLIDATION_DAYS`); and in those last days (when a
-first sight can no longer be consolidated by reviews on later days) no new question comes in.
+The day's cards are the highest values that fit the day's budget, asked from each deck in
+turn (each deck's best first) so that topics are mixed. New questions follow two rules the
+values alone would not: each day brings in at least its share of the unseen questions left,
+spread over the days before the last `CONSOLIDATION_DAYS`, so that all are seen in time to
+be learned; and in those last days (when a first sight can no longer be consolidated by
+reviews on later days) no new question comes in.
 
-Past the exam date the plan is not used: the drill is plain FSRS again (quizapp/srs/queue.py).
+Past the exam the plan is not used: the drill is plain FSRS again (quizapp/srs/queue.py).
 Pure: numbers in, question ids out.
 """
 
@@ -162,7 +160,22 @@ def plan_day(
     chosen = new[:quota]
     rest = by_value([c for c in new[quota:] + reviews if c.gain > 0])
     chosen += rest[: slots - len(chosen)]
-    return by_value(chosen)
+    decks = {item.question_id: item.deck_id for item in blueprint.items}
+    return mixed(by_value(chosen), decks)
+
+
+def mixed(choices: Sequence[PlanChoice], decks: dict[str, str]) -> list[PlanChoice]:
+    """The day's cards taken from each deck in turn, each deck's best first: a drill mixes
+    topics (as the plain drill queue does) and still starts with the most valuable cards."""
+    lanes: dict[str, list[PlanChoice]] = {}
+    for choice in choices:  # best first, so the first lane holds the best card
+        lanes.setdefault(decks[choice.question_id], []).append(choice)
+    order: list[PlanChoice] = []
+    depth = 0
+    while len(order) < len(choices):
+        order.extend(lane[depth] for lane in lanes.values() if depth < len(lane))
+        depth += 1
+    return order
 
 
 def _best_first(choices: Sequence[PlanChoice]) -> list[PlanChoice]:
@@ -257,6 +270,7 @@ __all__ = [
     "Projection",
     "Valuation",
     "days_left",
+    "mixed",
     "new_quota",
     "plan_day",
     "project_plan",
