@@ -5,9 +5,11 @@ the drill (with an exam date) use.
 The exam is taken at 09:00 local time on the exam date. Without an exam date (or once it has
 passed) the forecast is for an exam taken now, and there is no plan: drills are plain FSRS.
 
-The daily budget is `study_minutes_per_day` (20), less the answering time already recorded
-today; a card is counted at the median answering time in the history (at least
-`MIN_DURATIONS` timed answers; 1 minute until then, and never under 5 s or over 5 min).
+The daily budget is `study_minutes_per_day` (20), less the cards already answered today at
+the time a card takes. That time is the median gap between consecutive answers less than
+`SESSION_GAP_MINUTES` apart (a card in a session: reading, answering and the feedback), from
+at least `MIN_TIMINGS` gaps; else the median answering time recorded, from at least as many;
+else 1 minute. Never under 10 s or over 5 minutes.
 Reads only: nothing here writes to the history. No textual, no torch.
 """
 
@@ -37,8 +39,9 @@ if TYPE_CHECKING:
     from quizapp.srs.pending import PendingView
 
 DEFAULT_MINUTES_PER_CARD = 1.0
-MIN_DURATIONS = 10
-SHORTEST_CARD_MINUTES = 5 / 60
+MIN_TIMINGS = 10
+SESSION_GAP_MINUTES = 5.0
+SHORTEST_CARD_MINUTES = 10 / 60
 LONGEST_CARD_MINUTES = 5.0
 
 
@@ -61,7 +64,7 @@ class HistoryFacts:
     past_reviews: tuple[PastReview, ...]
     first_attempts: FirstAttempts
     minutes_per_card: float
-    minutes_today: float  # answering time recorded since local midnight
+    minutes_today: float  # cards answered since local midnight, at minutes_per_card
     new_today: int  # cards first answered since local midnight
     reviews: int
 
@@ -75,12 +78,17 @@ def _memory(card_json: str | None) -> Memory | None:
         return None
 
 
-def minutes_per_card(durations_ms: Sequence[int]) -> float:
+def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> float:
+    """The time a card takes (see the module docstring)."""
+    in_session = [g for g in gaps_ms if 0 < g <= SESSION_GAP_MINUTES * 60_000]
     timed = [d for d in durations_ms if d and d > 0]
-    if len(timed) < MIN_DURATIONS:
+    if len(in_session) >= MIN_TIMINGS:
+        minutes = statistics.median(in_session) / 60_000
+    elif len(timed) >= MIN_TIMINGS:
+        minutes = statistics.median(timed) / 60_000
+    else:
         return DEFAULT_MINUTES_PER_CARD
-    median = statistics.median(timed) / 60_000
-    return min(LONGEST_CARD_MINUTES, max(SHORTEST_CARD_MINUTES, median))
+    return min(LONGEST_CARD_MINUTES, max(SHORTEST_CARD_MINUTES, minutes))
 
 
 def read_history(
@@ -91,7 +99,9 @@ def read_history(
     past: list[PastReview] = []
     firsts: list[tuple[str, bool, float]] = []
     durations: list[int] = []
-    minutes_today = 0.0
+    gaps: list[int] = []
+    previous_ms: int | None = None
+    today = 0
     new_today = 0
     rows = store.connection.execute(
         "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before"
@@ -107,19 +117,22 @@ def read_history(
             new_today += reviewed_ms >= today_ms
         if duration_ms:
             durations.append(duration_ms)
-            if reviewed_ms >= today_ms:
-                minutes_today += duration_ms / 60_000
+        if previous_ms is not None:
+            gaps.append(reviewed_ms - previous_ms)
+        previous_ms = reviewed_ms
+        today += reviewed_ms >= today_ms
     memories = {}
     for qid, card_json in store.connection.execute("SELECT question_id, card_json FROM cards"):
         memory = _memory(card_json)
         if memory is not None:
             memories[qid] = memory
+    per_card = minutes_per_card(gaps, durations)
     return HistoryFacts(
         memories=memories,
         past_reviews=tuple(past),
         first_attempts=FirstAttempts.tally(firsts),
-        minutes_per_card=minutes_per_card(durations),
-        minutes_today=minutes_today,
+        minutes_per_card=per_card,
+        minutes_today=today * per_card,
         new_today=new_today,
         reviews=len(past),
     )
@@ -385,6 +398,7 @@ def plan_drill_queue(
 
 __all__ = [
     "DEFAULT_MINUTES_PER_CARD",
+    "MIN_TIMINGS",
     "HistoryFacts",
     "PlannedQueue",
     "Readiness",

@@ -64,8 +64,8 @@ def test_forecast_json_reads_the_history_and_the_exam_date(run_cli, history: Pat
     assert report["forecast_basis"] == "plan followed"
     assert report["with_plan"]["expected_score"] > report["no_further_study"]["expected_score"]
     assert len(report["by_day"]) == 43 and report["by_day"][0]["date"] == "2026-12-04"
-    # 15 minutes, half a minute a card (the history's median): 30 cards.
-    assert report["minutes_per_card"] == 0.5 and report["today"]["cards"] == 30
+    # 15 minutes at a minute a card (answers came a minute apart in each session): 15 cards.
+    assert report["minutes_per_card"] == 1.0 and report["today"]["cards"] == 15
     assert report["calibration"]["enough_history"] is False  # 24 checkable reviews
     assert history.read_bytes() == before  # read only
     documented = (REPO / "docs" / "forecast.md").read_text()

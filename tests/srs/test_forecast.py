@@ -122,3 +122,19 @@ def test_first_attempts_are_shrunk_toward_the_bank_and_corrected_for_guessing() 
     )
     assert attempts.topic_knowledge("never") == pytest.approx(bank)
     assert FirstAttempts.tally([]).bank_knowledge == 0.5
+
+
+def test_the_time_a_card_takes() -> None:
+    from quizapp.srs.readiness import DEFAULT_MINUTES_PER_CARD, MIN_TIMINGS, minutes_per_card
+
+    minute, day = 60_000, 86_400_000
+    # Gaps between answers in a session count (the feedback is read between them); a gap of a
+    # day is a new session, not a slow card.
+    gaps = [40_000] * MIN_TIMINGS + [day] * 50
+    assert minutes_per_card(gaps, []) == pytest.approx(40 / 60)
+    # Too few gaps: the answering times recorded; too few of those: a minute.
+    assert minutes_per_card([day], [30_000] * MIN_TIMINGS) == pytest.approx(0.5)
+    assert minutes_per_card([minute] * 3, [1] * 3) == DEFAULT_MINUTES_PER_CARD
+    # Bounded: no card in under 10 s or over 5 minutes.
+    assert minutes_per_card([1_000] * MIN_TIMINGS, []) == pytest.approx(10 / 60)
+    assert minutes_per_card([], [10 * minute] * MIN_TIMINGS) == 5.0
