@@ -164,8 +164,9 @@ class ReadinessScreen(Screen[None]):
             widgets.append(reliability)
         widgets.append(
             Static(
-                "The interval is the spread of an exam's draw of questions and of each answer; "
-                "the model's own error is the figure above. e sets the exam date.",
+                "The 80% interval is the spread from which questions an exam draws and from "
+                "each answer's luck; how far the model itself may be off is the check above. "
+                "e sets the exam date.",
                 classes="readiness-note",
             )
         )
@@ -204,7 +205,10 @@ class ReadinessScreen(Screen[None]):
 
     def _fill_tables(self, report: Readiness) -> None:
         topics = self.query_one("#readiness-topics", DataTable)
-        topics.add_column("Topic", key="topic")
+        # The figures must fit at 80 columns: a long deck title gives way (the other columns
+        # and their padding take about 50).
+        longest = max((len(t) for t in report.topic_titles.values()), default=5)
+        topics.add_column("Topic", key="topic", width=max(12, min(longest, self.size.width - 52)))
         for heading in ("Qs", "Predicted", "80%", "Pass"):
             topics.add_column(heading, key=heading.lower())
         if report.with_plan is not None:
@@ -262,7 +266,8 @@ class ExamDateDialog(ModalScreen[date | bool | None]):
         with Vertical(classes="dialog"):
             yield Label("Exam date", classes="dialog-title")
             yield Label(
-                "YYYY-MM-DD; blank for none. Drills follow a plan to it. Saved in config.toml.",
+                "YYYY-MM-DD, blank for none; Enter saves it in config.toml, Escape cancels. "
+                "Drills follow a plan to it.",
                 classes="dialog-detail",
             )
             yield Input(
