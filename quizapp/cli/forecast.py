@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from datetime import date, datetime
 from pathlib import Path
@@ -90,6 +89,8 @@ def add_forecast_command(commands: argparse._SubParsersAction) -> argparse.Argum
 
 def run_forecast(args: argparse.Namespace, bank: Bank, db_path: Path) -> int:
     """Print the readiness report; 0, or 1 when the history cannot be used, 2 for bad input."""
+    import sqlite3
+
     from quizapp.exam.sampling import DEFAULT_QUESTIONS
     from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.history_file import HistoryError, reading_error
@@ -145,14 +146,16 @@ def store_available(store: ReviewStore, bank: Bank) -> set[str]:
 # -- the human version ---------------------------------------------------------------------------
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.0f}%"
+def percent(value: float | None) -> str:
+    from quizapp.cli.stats import percent as stats_percent  # one format for both reports
+
+    return stats_percent(value)
 
 
 def _score_line(label: str, s: ScoreSummary) -> str:
     return (
-        f"{label}: {_pct(s.mean)} (80%: {_pct(s.low)}–{_pct(s.high)}), "
-        f"chance of passing {_pct(s.pass_chance)}"
+        f"{label}: {percent(s.mean)} (80%: {percent(s.low)}–{percent(s.high)}), "
+        f"chance of passing {percent(s.pass_chance)}"
     )
 
 
@@ -172,7 +175,7 @@ def render(report: Readiness, console: Console | None = None) -> None:
     from rich.text import Text
 
     out = console or Console(highlight=False)
-    threshold = _pct(report.threshold)
+    threshold = percent(report.threshold)
     if report.planning:
         days = report.days_left
         out.print(
@@ -215,12 +218,12 @@ def render(report: Readiness, console: Console | None = None) -> None:
         row = [
             Text(terminal_safe(report.topic_titles.get(topic, topic))),
             str(summary.questions),
-            _pct(summary.mean),
-            f"{_pct(summary.low)}–{_pct(summary.high)}",
-            _pct(summary.pass_chance),
+            percent(summary.mean),
+            f"{percent(summary.low)}–{percent(summary.high)}",
+            percent(summary.pass_chance),
         ]
         if report.with_plan is not None:
-            row.append(_pct(report.as_is.topics[topic].mean))
+            row.append(percent(report.as_is.topics[topic].mean))
         topics.add_row(*row)
     out.print(topics)
 
@@ -228,8 +231,8 @@ def render(report: Readiness, console: Console | None = None) -> None:
         projection = report.projection
         out.print(
             f"[bold]Predicted score by day[/bold], today to the exam "
-            f"(plan {_pct(projection.with_plan[0])} → {_pct(projection.with_plan[-1])}, "
-            f"no study {_pct(projection.no_study[0])} → {_pct(projection.no_study[-1])}):"
+            f"(plan {percent(projection.with_plan[0])} → {percent(projection.with_plan[-1])}, "
+            f"no study {percent(projection.no_study[0])} → {percent(projection.no_study[-1])}):"
         )
         every = projection.with_plan + projection.no_study
         low, high = min(every), max(every)
@@ -247,9 +250,9 @@ def render(report: Readiness, console: Console | None = None) -> None:
         for b in calibration.table:
             if b.count:
                 table.add_row(
-                    f"{_pct(b.low)}–{_pct(b.high)}",
+                    f"{percent(b.low)}–{percent(b.high)}",
                     f"{b.count:,}",
-                    _pct(b.mean_predicted),
-                    _pct(b.share_right),
+                    percent(b.mean_predicted),
+                    percent(b.share_right),
                 )
         out.print(table)

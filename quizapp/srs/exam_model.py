@@ -29,6 +29,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from quizapp.authoring.item_statistics import convolve
 from quizapp.bank.model import (
     ChoiceQuestion,
     Deck,
@@ -157,15 +158,6 @@ def draw_distribution(chances: Sequence[float], count: int) -> list[float]:
     return table[count]
 
 
-def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
-
-
 def correct_distribution(
     blueprint: ExamBlueprint, chances: Mapping[str, float], topic: str | None = None
 ) -> list[float]:
@@ -228,7 +220,6 @@ __all__ = [
     "ExamItem",
     "ScoreSummary",
     "blueprint_of",
-    "convolve",
     "correct_distribution",
     "draw_distribution",
     "exam_blueprint",

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -17,19 +14,7 @@ from quizapp.srs.store import ReviewStore
 from tests.srs.readiness_helpers import answer, deck, numeric, true_false
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture(autouse=True)
-def utc_local_time() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc_local_time")  # days start at UTC midnight
 
 
 def fsrs_recall(stability: float, days: int) -> float:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -21,6 +18,7 @@ from tests.srs.readiness_helpers import answer, deck, numeric
 
 MODEL = MemoryModel()
 NOW = 100 * DAY_MS
+pytestmark = pytest.mark.usefixtures("utc_local_time")  # days start at UTC midnight
 NOBODY = FirstAttempts.tally([])
 
 
@@ -101,19 +99,6 @@ def test_only_available_questions_are_planned() -> None:
 
 
 # -- the drill ---------------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def utc_local_time() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
 
 
 def test_the_drill_follows_the_plan_until_the_exam(tmp_path) -> None:

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from quizapp.experiments.result import Series
 from quizapp.tui.literal import literal
-from quizapp.tui.screens.stats import DayAxisFormatter
+from quizapp.tui.screens.stats import DayAxisFormatter, percent
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 
 if TYPE_CHECKING:
@@ -51,10 +51,6 @@ def load_readiness(app: App[None]) -> Readiness | None:
             utc_now(),
             available=store_available(store, bank),
         )
-
-
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
 def score_text(summary: ScoreSummary) -> str:
