@@ -1,15 +1,17 @@
 """The predicted exam score: each question's chance of a right answer on a given day, and the
 score distribution they make on an exam sampled as `quizapp exam` samples.
 
-A question's chance on day T:
-- reviewed before: its FSRS recall probability at T from its current memory state (stability,
-  difficulty, last review; quizapp/srs/memory.py), plus a lucky guess when recall fails:
-  p = R + (1 - R) · g, with g the question type's guessing floor (quizapp/srs/exam_model.py);
-- never seen: the student's first-attempt accuracy in the question's topic, shrunk toward the
-  whole bank's first-attempt accuracy (beta-binomial), and at least the guessing floor:
-      bank rate  = (right + 1) / (answered + 2)                  (a uniform Beta(1, 1) prior)
-      topic rate = (right_t + m · bank rate) / (answered_t + m),  m = PRIOR_STRENGTH = 8
-  so a topic's own record outweighs the bank-wide one once it has more than 8 first attempts.
+A question's chance on day T (g: its type's guessing floor, quizapp/srs/exam_model.py):
+- reviewed before: its FSRS recall probability R at T from its current memory state
+  (stability, difficulty, last review; quizapp/srs/memory.py), never below the floor:
+  p = max(R, g) (`recall_chance` says why not R + (1 - R)·g);
+- never seen: the chance k that the student knows it already, from the first attempts in its
+  topic with lucky guesses taken out (Σg: the floors of the questions answered), shrunk
+  toward the whole bank (beta-binomial), then p = k + (1 - k)·g:
+      bank  k0 = (right - Σg + 1) / (answered - Σg + 2)           (a uniform Beta(1, 1) prior)
+      topic k  = (right_t - Σg_t + m·k0) / (answered_t - Σg_t + m),  m = PRIOR_STRENGTH = 8
+  so a topic's own record outweighs the bank's once it holds more than 8 answers' worth of
+  evidence beyond guessing.
 
 Pure: no store, no bank loading; quizapp/srs/readiness.py feeds it from the history.
 """

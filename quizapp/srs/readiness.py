@@ -144,7 +144,6 @@ def read_history(
 @dataclass(frozen=True)
 class TodayPlan:
     choices: tuple[PlanChoice, ...]
-    minutes_per_card: float
 
     @property
     def question_ids(self) -> list[str]:
@@ -315,7 +314,7 @@ def assess(
         report,
         with_plan=with_plan,
         projection=projection,
-        today=TodayPlan(tuple(today), facts.minutes_per_card),
+        today=TodayPlan(tuple(today)),
     )
 
 
