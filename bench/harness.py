@@ -23,6 +23,9 @@ class Benchmark:
     # Peak memory is measured in a fresh process, where earlier benchmarks cannot inflate it.
     peak_mb: Callable[[], float] | None = None
     max_peak_mb: float | None = None
+    # A target that is not a time: checked after the run (e.g. a simulation's figures).
+    verdict: Callable[[], bool] | None = None
+    verdict_label: str = ""
 
 
 @dataclass
@@ -44,7 +47,8 @@ class Result:
         within_memory = b.max_peak_mb is None or (
             self.peak_mb is not None and self.peak_mb <= b.max_peak_mb
         )
-        return within_ratio and within_time and within_memory
+        within_verdict = b.verdict is None or b.verdict()
+        return within_ratio and within_time and within_memory and within_verdict
 
     @property
     def target(self) -> str:
@@ -58,6 +62,8 @@ class Result:
             )
         if b.max_peak_mb is not None:
             parts.append(f"{b.max_peak_mb:g}MB")
+        if b.verdict_label:
+            parts.append(b.verdict_label)
         return ", ".join(parts)
 
 

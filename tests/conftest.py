@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,3 +39,17 @@ def run_cli():
         )
 
     return run
+
+
+@pytest.fixture
+def utc_local_time() -> Iterator[None]:
+    """Run with UTC as the local time zone (days start at UTC midnight), then restore it."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()

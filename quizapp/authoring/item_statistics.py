@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 NEGLIGIBLE = 1e-18  # relative to the largest probability kept
 
@@ -56,7 +56,9 @@ def _binomial_window(n: int, p: float) -> tuple[int, list[float]]:
     return mode - len(below), [*below, peak, *above]
 
 
-def _convolve(a: list[float], b: list[float]) -> list[float]:
+def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """The distribution of the sum of two independent counts, from theirs (also used by the
+    exam forecast, quizapp/srs/exam_model.py)."""
     out = [0.0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -81,7 +83,7 @@ def poisson_binomial_upper_tail(probabilities: Iterable[float], observed: int) -
     first, pmf = 0, [1.0]
     for p, n in sorted(Counter(probabilities).items()):
         group_first, group_pmf = _binomial_window(n, p)
-        first, pmf = _trim(first + group_first, _convolve(pmf, group_pmf))
+        first, pmf = _trim(first + group_first, convolve(pmf, group_pmf))
     at = max(0, observed - first)
     return min(1.0, sum(pmf[at:]))
 

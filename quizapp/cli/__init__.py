@@ -14,6 +14,7 @@ from pathlib import Path
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
+from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.preview import add_preview_command, run_preview
 
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
@@ -49,6 +50,8 @@ APP_DEFAULTS: dict[str, object] = {
     "theme": None,
     "length": None,
     "no_shuffle": False,
+    "exam_date": None,
+    "now": None,
 }
 
 
@@ -95,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
         "live PyTorch computation.",
     )
     parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
-    add_app_options(parser.add_argument_group("the app (quizapp with no command)"))
+    app_group = parser.add_argument_group("the app (quizapp with no command)")
+    add_app_options(app_group)
+    add_exam_date_options(app_group, on_subcommand=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -156,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the app on today's drill: due cards first, then new ones up to the daily limit.",
     )
     add_app_options(drill, on_subcommand=True)
+    add_exam_date_options(drill, on_subcommand=True)
 
     exam = commands.add_parser(
         "exam",
@@ -184,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_app_options(stats, on_subcommand=True)
 
+    add_app_options(add_forecast_command(commands), on_subcommand=True)
     add_preview_command(commands, _Parser)
     add_authoring_commands(commands, _Parser)
 
@@ -198,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "now", None) is not None:  # --now: a testing aid (quizapp/srs/clock.py)
+        from quizapp.srs.clock import set_now
+
+        set_now(args.now)
     try:
         if args.command == "lint":
             return _lint(args)
@@ -207,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_app(args, start="drill")
         if args.command == "stats":
             return _stats(args)
+        if args.command == "forecast":
+            return _forecast(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command in AUTHORING_COMMANDS:
@@ -339,6 +352,10 @@ def _run_app(
         settings = load_settings()
     except ConfigError as exc:
         return _usage_error(str(exc))
+    if args.exam_date is not None:
+        from dataclasses import replace
+
+        settings = replace(settings, exam_date=args.exam_date)
 
     problem = display_option_problem(args.device, args.theme)
     if problem:
@@ -390,6 +407,23 @@ def _stats(args: argparse.Namespace) -> int:
     bank = load_bank_cached(paths)
     db = Path(args.db) if args.db else default_db_path()
     return run_stats(db, bank, args.json, None, days=args.days)
+
+
+def _forecast(args: argparse.Namespace) -> int:
+    from quizapp.bank import bundled_bank_path, load_bank_cached
+    from quizapp.cli.forecast import run_forecast
+    from quizapp.srs.paths import default_db_path
+
+    _fill_app_defaults(args)
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    if not paths:
+        return _usage_error("--no-default-bank needs at least one --bank PATH")
+    if args.db and Path(args.db).is_dir():
+        return _usage_error(f"--db {args.db} is a folder; give the path of a file")
+    bank = load_bank_cached(paths)
+    for problem in bank.errors:
+        print(problem.format(), file=sys.stderr)
+    return run_forecast(args, bank, Path(args.db) if args.db else default_db_path())
 
 
 def _fill_app_defaults(args: argparse.Namespace) -> None:

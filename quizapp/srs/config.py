@@ -6,6 +6,8 @@
     fast_seconds = 10           # a right answer faster than this rates Easy
     slow_seconds = 60           # a right answer slower than this rates Hard
     exam_pass_threshold = 0.7   # share of questions right to pass a mock exam
+    exam_date = 2027-01-15      # the real exam: drills follow a plan to it (absent: no plan)
+    study_minutes_per_day = 20  # the plan's daily budget, 1-1440
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
 one-line error naming the file, the line and the key.
@@ -14,8 +16,10 @@ one-line error naming the file, the line and the key.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
+from datetime import date, datetime
 from pathlib import Path
 
 
@@ -30,6 +34,8 @@ class Settings:
     fast_seconds: float = 10.0
     slow_seconds: float = 60.0
     exam_pass_threshold: float = 0.7
+    exam_date: date | None = None  # None: no exam date, no plan (quizapp/srs/plan.py)
+    study_minutes_per_day: float = 20.0
 
     def __post_init__(self) -> None:
         checks = {
@@ -38,6 +44,7 @@ class Settings:
             "fast_seconds": 0 <= self.fast_seconds <= 3600,
             "slow_seconds": self.fast_seconds <= self.slow_seconds <= 86_400,
             "exam_pass_threshold": 0 < self.exam_pass_threshold <= 1,
+            "study_minutes_per_day": 1 <= self.study_minutes_per_day <= 1440,
         }
         for name, ok in checks.items():
             if not ok:
@@ -68,6 +75,9 @@ def load_settings(path: Path | None = None) -> Settings:
     for key, value in data.items():
         if key not in known:
             raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(known)})")
+        if key == "exam_date":
+            values[key] = _exam_date(path, value)
+            continue
         expected = int if known[key] == "int" else float
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{path}: {key} must be a number, not {value!r}")
@@ -78,3 +88,44 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings(**values)  # type: ignore[arg-type]
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def _exam_date(path: Path, value: object) -> date:
+    # TOML has a date type: exam_date = 2027-01-15 (a string or a time of day is refused).
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    raise ConfigError(f"{path}: exam_date must be a date like 2027-01-15, not {value!r}")
+
+
+_EXAM_DATE_LINE = re.compile(r"^[ \t]*exam_date[ \t]*=.*(?:\n|$)", re.MULTILINE)
+
+
+def save_exam_date(day: date | None, path: Path | None = None) -> Path:
+    """Set (or, with None, remove) `exam_date` in config.toml, keeping every other line.
+
+    The file is checked before and after: a broken config is reported, not rewritten; it is
+    replaced atomically, and only if it is a regular file (or does not exist yet).
+    """
+    path = path or config_path()
+    if path.is_symlink():  # a dotfiles link: write where it points, keep the link
+        path = path.resolve()
+    if path.exists() and not path.is_file():
+        raise ConfigError(f"{path}: not a regular file; exam_date not saved")
+    load_settings(path)  # a broken file is a ConfigError naming its line
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    line = f"exam_date = {day.isoformat()}\n" if day is not None else ""
+    if _EXAM_DATE_LINE.search(text):
+        text = _EXAM_DATE_LINE.sub(lambda _: line, text, count=1)
+    elif day is not None:
+        text = text + ("" if not text or text.endswith("\n") else "\n") + line
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        load_settings(temporary)  # never write a file that would not load
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot write: {exc}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from fsrs import Card, Rating, ReviewLog, Scheduler, State
 
 from quizapp.bank.grading import Grade
+from quizapp.srs import clock
 
 DEFAULT_FAST_SECONDS = 10.0
 DEFAULT_SLOW_SECONDS = 60.0
@@ -42,7 +43,8 @@ class RatingPolicy:
 
 
 def utc_now() -> datetime:
-    return datetime.now(UTC)
+    """Now, in UTC, on the clock `--now` may have moved (quizapp/srs/clock.py)."""
+    return datetime.now(UTC) + clock.offset()
 
 
 def require_aware(moment: datetime) -> datetime:

@@ -414,6 +414,15 @@ class QuizApp(App[None]):
         )
         if queue is None:
             return
+        if self.settings.exam_date is not None:  # the plan to the exam (quizapp/srs/plan.py)
+            from quizapp.srs.readiness import plan_drill_queue
+
+            planned = self.history_writes.read(
+                lambda: plan_drill_queue(view, questions, self.bank.decks, self.settings, now),
+                "today's plan",
+            )
+            if planned is not None:  # None: the exam is past, plain FSRS again
+                queue = planned
         if not len(queue):
             self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10, markup=False)
             return
@@ -525,6 +534,14 @@ class QuizApp(App[None]):
         )
         yield SystemCommand(
             "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
+        )
+        from quizapp.tui.screens.readiness import ask_exam_date, open_readiness
+
+        yield SystemCommand(
+            "Readiness", "Predicted exam score, by topic and by day", partial(open_readiness, self)
+        )
+        yield SystemCommand(
+            "Exam date", "Set the exam date the drills plan for", partial(ask_exam_date, self)
         )
         yield SystemCommand("Help: keys", "Every key the app answers to", self.action_help)
 

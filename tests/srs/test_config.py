@@ -176,3 +176,80 @@ def test_every_setting_is_documented_in_the_module() -> None:
 
     for field in fields(Settings):
         assert field.name in (module.__doc__ or "")
+
+
+# -- the exam date ---------------------------------------------------------------------------
+
+
+def test_the_exam_date_and_the_daily_budget_are_read(tmp_path: Path) -> None:
+    from datetime import date
+
+    settings = load_settings(
+        write(tmp_path, "exam_date = 2027-01-15\nstudy_minutes_per_day = 35\n")
+    )
+    assert settings.exam_date == date(2027, 1, 15)
+    assert settings.study_minutes_per_day == 35.0
+    assert Settings().exam_date is None and Settings().study_minutes_per_day == 20.0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'exam_date = "2027-01-15"',
+        "exam_date = 2027-01-15T09:00:00",
+        "exam_date = 20270115",
+        "exam_date = 09:00:00",
+    ],
+)
+def test_an_exam_date_that_is_not_a_date_is_an_error(tmp_path: Path, line: str) -> None:
+    assert_config_error(write(tmp_path, line + "\n"), "exam_date", "2027-01-15")
+
+
+@pytest.mark.parametrize("value", ["0", "0.5", "1441", "inf"])
+def test_the_daily_budget_is_bounded(tmp_path: Path, value: str) -> None:
+    assert_config_error(
+        write(tmp_path, f"study_minutes_per_day = {value}\n"), "study_minutes_per_day"
+    )
+
+
+def test_saving_the_exam_date_keeps_every_other_line(tmp_path: Path) -> None:
+    from datetime import date
+
+    from quizapp.srs.config import save_exam_date
+
+    path = write(tmp_path, "# my settings\nnew_cards_per_day = 5\nexam_date = 2027-01-01\n")
+    save_exam_date(date(2027, 1, 15), path)
+    assert path.read_text() == "# my settings\nnew_cards_per_day = 5\nexam_date = 2027-01-15\n"
+    save_exam_date(None, path)
+    assert path.read_text() == "# my settings\nnew_cards_per_day = 5\n"
+    save_exam_date(date(2027, 2, 1), path)
+    assert load_settings(path).exam_date == date(2027, 2, 1)
+    fresh = tmp_path / "new" / "config.toml"
+    save_exam_date(date(2027, 3, 1), fresh)
+    assert fresh.read_text() == "exam_date = 2027-03-01\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml", "new"]  # no leftovers
+
+
+def test_saving_the_exam_date_follows_a_link_and_refuses_what_it_cannot_keep(
+    tmp_path: Path,
+) -> None:
+    from datetime import date
+
+    from quizapp.srs.config import save_exam_date
+
+    target = write(tmp_path, "fast_seconds = 4\n")
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)
+    save_exam_date(date(2027, 1, 15), link)
+    assert link.is_symlink() and "exam_date = 2027-01-15" in target.read_text()
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text("fast_seconds = = 3\n")
+    with pytest.raises(ConfigError, match="line 1"):
+        save_exam_date(date(2027, 1, 15), broken)
+    assert broken.read_text() == "fast_seconds = = 3\n"  # left as it was
+
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(ConfigError, match="not a regular file"):
+        save_exam_date(date(2027, 1, 15), folder)

@@ -6,9 +6,7 @@ The figures come from a real history file at a fixed moment in a fixed (UTC) loc
 from __future__ import annotations
 
 import asyncio
-import os
-import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -29,19 +27,7 @@ from tests.conftest import CORPUS
 
 NOW = datetime(2025, 3, 20, 15, 0, tzinfo=UTC)
 BANK = load_bank([CORPUS / "good"])
-
-
-@pytest.fixture(autouse=True)
-def utc_local_time() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc_local_time")  # days start at UTC midnight
 
 
 def at(days_ago: int, hour: int = 10) -> datetime:

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Swi
 from quizapp.bank import Bank
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.history_status import HistoryStatus
+from quizapp.tui.widgets.readiness_line import ReadinessLine
 
 ALL_DECKS = "__all__"
 
@@ -20,6 +21,7 @@ class HomeScreen(Screen[None]):
         Binding("enter", "start_highlighted", "Start deck", priority=False),
         Binding("d", "drill", "Drill"),
         Binding("S", "app.stats", "Stats"),
+        Binding("R", "readiness", "Readiness"),
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
         Binding("n", "focus_length", "Length", show=False),
@@ -36,6 +38,7 @@ class HomeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield HistoryStatus()  # up while answers wait to be saved
+        yield ReadinessLine()  # with an exam date: the predicted score and today's plan
         with Horizontal(id="home-body"):
             with Vertical(id="deck-pane"):
                 yield Label("Decks", classes="pane-title")
@@ -69,7 +72,7 @@ class HomeScreen(Screen[None]):
     def _help_text(self) -> str:
         return (
             "[b]Enter[/] quiz the highlighted deck · [b]d[/] drill it (due + new) · "
-            "[b]a[/] everything · [b]t[/] pick tags · [b]S[/] stats\n"
+            "[b]a[/] everything · [b]t[/] pick tags · [b]S[/] stats · [b]R[/] readiness\n"
             "[b]?[/] every key · [b]ctrl+p[/] commands · [b]q[/] quit"
         )
 
@@ -119,6 +122,7 @@ class HomeScreen(Screen[None]):
         self._counts = counts
         if self.is_mounted:
             self._fill_rows()
+            self.query_one(ReadinessLine).refresh_line()
 
     def _fill_rows(self) -> None:
         table = self.query_one("#decks", DataTable)
@@ -153,6 +157,11 @@ class HomeScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         # Back from a session: the counts have moved.
         self.app.refresh_home()  # type: ignore[attr-defined]
+
+    def action_readiness(self) -> None:
+        from quizapp.tui.screens.readiness import open_readiness
+
+        open_readiness(self.app)
 
     def action_drill(self) -> None:
         table = self.query_one("#decks", DataTable)

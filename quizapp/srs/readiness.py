@@ -1,0 +1,411 @@
+"""Exam readiness from the review history: the forecast, how well it did on the past, and
+today's plan. What `quizapp forecast`, the Readiness screen, the home screen's exam line and
+the drill (with an exam date) use.
+
+The exam is taken at 09:00 local time on the exam date. Without an exam date (or once it has
+passed) the forecast is for an exam taken now, and there is no plan: drills are plain FSRS.
+
+The daily budget is `study_minutes_per_day` (20), less the cards already answered today at
+the time a card takes. That time is the median gap between consecutive answers less than
+`SESSION_GAP_MINUTES` apart (a card in a session: reading, answering and the feedback), from
+at least `MIN_TIMINGS` gaps; else the median answering time recorded, from at least as many;
+else 1 minute. Never under 10 s or over 5 minutes.
+Reads only: nothing here writes to the history. No textual, no torch.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from quizapp.bank.model import Deck, Question
+from quizapp.exam.sampling import DEFAULT_QUESTIONS
+from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_predictions
+from quizapp.srs.clock import MORNING
+from quizapp.srs.config import Settings
+from quizapp.srs.exam_model import ExamBlueprint, exam_blueprint, guess_floor
+from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, chances_at, score_forecast
+from quizapp.srs.memory import Memory, MemoryModel, memory_of
+from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
+from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
+from quizapp.srs.scheduling import Card, require_aware
+from quizapp.srs.store import ReviewStore, from_ms, to_ms
+
+if TYPE_CHECKING:
+    from quizapp.srs.pending import PendingView
+
+DEFAULT_MINUTES_PER_CARD = 1.0
+MIN_TIMINGS = 10
+SESSION_GAP_MINUTES = 5.0
+SHORTEST_CARD_MINUTES = 10 / 60
+LONGEST_CARD_MINUTES = 5.0
+
+
+def exam_moment(day: date) -> datetime:
+    """09:00 local time on the exam date."""
+    return datetime.combine(day, MORNING).astimezone()
+
+
+def plan_applies(exam_date: date | None, now: datetime) -> bool:
+    """An exam date still ahead: drills follow the plan. Otherwise plain FSRS."""
+    return exam_date is not None and require_aware(now) < exam_moment(exam_date)
+
+
+# -- what the history says ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryFacts:
+    memories: dict[str, Memory]  # question id -> current memory state
+    past_reviews: tuple[PastReview, ...]
+    first_attempts: FirstAttempts
+    minutes_per_card: float
+    minutes_today: float  # cards answered since local midnight, at minutes_per_card
+    new_today: int  # cards first answered since local midnight
+    reviews: int
+
+
+def _memory(card_json: str | None) -> Memory | None:
+    if card_json is None:
+        return None
+    try:
+        return memory_of(Card.from_dict(json.loads(card_json)))
+    except (ValueError, KeyError, TypeError):  # a damaged row predicts nothing
+        return None
+
+
+def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> float:
+    """The time a card takes (see the module docstring)."""
+    in_session = [g for g in gaps_ms if 0 < g <= SESSION_GAP_MINUTES * 60_000]
+    timed = [d for d in durations_ms if d and d > 0]
+    if len(in_session) >= MIN_TIMINGS:
+        minutes = statistics.median(in_session) / 60_000
+    elif len(timed) >= MIN_TIMINGS:
+        minutes = statistics.median(timed) / 60_000
+    else:
+        return DEFAULT_MINUTES_PER_CARD
+    return min(LONGEST_CARD_MINUTES, max(SHORTEST_CARD_MINUTES, minutes))
+
+
+def read_history(
+    store: ReviewStore, questions: Mapping[str, Question], now: datetime
+) -> HistoryFacts:
+    """One pass over the reviews and the cards (read only)."""
+    today_ms = to_ms(start_of_day(now))
+    past: list[PastReview] = []
+    firsts: list[tuple[str, bool, float]] = []
+    durations: list[int] = []
+    gaps: list[int] = []
+    previous_ms: int | None = None
+    today = 0
+    new_today = 0
+    rows = store.connection.execute(
+        "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before"
+        " FROM reviews ORDER BY reviewed_ms, id"
+    )
+    for qid, topic, reviewed_ms, correct, duration_ms, card_before in rows:
+        question = questions.get(qid)
+        memory = _memory(card_before)
+        past.append(PastReview(qid, reviewed_ms, bool(correct), memory))
+        if card_before is None:
+            guess = guess_floor(question) if question is not None else 0.0
+            firsts.append((question.topic if question is not None else topic, bool(correct), guess))
+            new_today += reviewed_ms >= today_ms
+        if duration_ms:
+            durations.append(duration_ms)
+        if previous_ms is not None:
+            gaps.append(reviewed_ms - previous_ms)
+        previous_ms = reviewed_ms
+        today += reviewed_ms >= today_ms
+    memories = {}
+    for qid, card_json in store.connection.execute("SELECT question_id, card_json FROM cards"):
+        memory = _memory(card_json)
+        if memory is not None:
+            memories[qid] = memory
+    per_card = minutes_per_card(gaps, durations)
+    return HistoryFacts(
+        memories=memories,
+        past_reviews=tuple(past),
+        first_attempts=FirstAttempts.tally(firsts),
+        minutes_per_card=per_card,
+        minutes_today=today * per_card,
+        new_today=new_today,
+        reviews=len(past),
+    )
+
+
+# -- the report --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TodayPlan:
+    choices: tuple[PlanChoice, ...]
+
+    @property
+    def question_ids(self) -> list[str]:
+        return [c.question_id for c in self.choices]
+
+    @property
+    def minutes(self) -> float:
+        return sum(c.minutes for c in self.choices)
+
+
+@dataclass(frozen=True)
+class Readiness:
+    generated_at: datetime
+    exam_date: date | None
+    exam_at: datetime  # the moment forecast: the exam, or now without one ahead
+    threshold: float
+    blueprint: ExamBlueprint
+    as_is: ScoreForecast  # with no further study
+    calibration: Calibration
+    minutes_per_card: float
+    budget_minutes: float  # the daily budget
+    minutes_today: float  # studied today already
+    reviews: int
+    seen: int  # exam questions with a memory state
+    with_plan: ScoreForecast | None = None  # the plan followed to the exam
+    projection: Projection | None = None
+    today: TodayPlan | None = None
+    topic_titles: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def planning(self) -> bool:
+        return self.with_plan is not None
+
+    @property
+    def days_left(self) -> int | None:
+        if self.exam_date is None:
+            return None
+        return (self.exam_date - start_of_day(self.generated_at).date()).days
+
+    @property
+    def headline(self) -> ScoreForecast:
+        return self.with_plan or self.as_is
+
+    def home_line(self) -> str:
+        """ "Exam in N days · predicted P% (80%: a–b) · today: K cards, about M min"."""
+        if self.exam_date is None:
+            return ""
+        score = self.headline.overall
+        days = self.days_left or 0
+        if not self.planning:
+            return f"Exam date {self.exam_date:%d %b %Y} has passed · plain FSRS drills"
+        when = "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
+        cards = len(self.today.choices) if self.today else 0
+        minutes = round(self.today.minutes) if self.today else 0
+        return (
+            f"Exam {when} · predicted {percent(score.mean)} "
+            f"(80%: {percent(score.low, sign=False)}–{percent(score.high)}) · "
+            f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        projection = self.projection
+        return {
+            "generated_at": self.generated_at.isoformat(),
+            "exam_date": self.exam_date.isoformat() if self.exam_date else None,
+            "exam_at": self.exam_at.isoformat(),
+            "days_left": self.days_left,
+            "pass_threshold": self.threshold,
+            "exam_questions": self.blueprint.questions,
+            "forecast": self.headline.as_json(),
+            "forecast_basis": "plan followed" if self.planning else "no further study",
+            "no_further_study": self.as_is.as_json(),
+            "with_plan": self.with_plan.as_json() if self.with_plan else None,
+            "by_day": [
+                {
+                    "date": from_ms(at).astimezone().date().isoformat(),
+                    "with_plan": planned,
+                    "no_further_study": idle,
+                }
+                for at, planned, idle in zip(
+                    projection.moments_ms, projection.with_plan, projection.no_study, strict=True
+                )
+            ]
+            if projection
+            else [],
+            "calibration": self.calibration.as_json(),
+            "today": {
+                "cards": len(self.today.choices),
+                "minutes": self.today.minutes,
+                "question_ids": self.today.question_ids,
+            }
+            if self.today
+            else None,
+            "minutes_per_card": self.minutes_per_card,
+            "study_minutes_per_day": self.budget_minutes,
+            "minutes_studied_today": self.minutes_today,
+            "reviews": self.reviews,
+            "exam_questions_seen": self.seen,
+            "exam_questions_in_bank": len(self.blueprint.items),
+        }
+
+
+def percent(value: float, *, sign: bool = True) -> str:
+    return f"{100 * value:.0f}{'%' if sign else ''}"
+
+
+def assess(
+    store: ReviewStore,
+    decks: Sequence[Deck],
+    settings: Settings,
+    now: datetime,
+    *,
+    exam_date: date | None = None,
+    exam_questions: int = DEFAULT_QUESTIONS,
+    available: Collection[str] | None = None,
+    runs: int = PROJECTION_RUNS,
+) -> Readiness:
+    """The readiness report as of `now` (`exam_date` None: the settings' date)."""
+    now = require_aware(now)
+    exam_date = exam_date if exam_date is not None else settings.exam_date
+    questions = {q.id: q for d in decks for q in d.questions}
+    blueprint = exam_blueprint(decks, exam_questions)
+    facts = read_history(store, questions, now)
+    model = MemoryModel()
+    student = Student(facts.memories, facts.first_attempts)
+    planning = plan_applies(exam_date, now)
+    exam_at = exam_moment(exam_date) if planning and exam_date is not None else now
+    exam_ms = to_ms(exam_at)
+    guesses = {item.question_id: item.guess for item in blueprint.items}
+    calibration = calibrate(review_predictions(facts.past_reviews, model, guesses))
+    as_is = score_forecast(
+        blueprint, chances_at(blueprint, student, model, exam_ms), settings.exam_pass_threshold
+    )
+    report = Readiness(
+        generated_at=now,
+        exam_date=exam_date,
+        exam_at=exam_at,
+        threshold=settings.exam_pass_threshold,
+        blueprint=blueprint,
+        as_is=as_is,
+        calibration=calibration,
+        minutes_per_card=facts.minutes_per_card,
+        budget_minutes=settings.study_minutes_per_day,
+        minutes_today=facts.minutes_today,
+        reviews=facts.reviews,
+        seen=sum(1 for item in blueprint.items if item.question_id in facts.memories),
+        topic_titles={d.topic: d.title for d in decks},
+    )
+    if not planning:
+        return report
+    today = _plan_today(blueprint, student, facts, settings, now, exam_ms, available)
+    projection = project_plan(
+        blueprint,
+        student,
+        model,
+        to_ms(now),
+        exam_ms,
+        minutes_today=_budget_today(settings, facts),
+        minutes_per_day=settings.study_minutes_per_day,
+        minutes_per_card=facts.minutes_per_card,
+        available=available,
+        max_new=settings.new_cards_per_day,
+        max_new_today=_new_today(settings, facts),
+        runs=runs,
+    )
+    with_plan = score_forecast(blueprint, projection.exam_chances, settings.exam_pass_threshold)
+    return replace(
+        report,
+        with_plan=with_plan,
+        projection=projection,
+        today=TodayPlan(tuple(today)),
+    )
+
+
+def _budget_today(settings: Settings, facts: HistoryFacts) -> float:
+    return max(0.0, settings.study_minutes_per_day - facts.minutes_today)
+
+
+def _new_today(settings: Settings, facts: HistoryFacts) -> int:
+    return max(0, settings.new_cards_per_day - facts.new_today)
+
+
+def _plan_today(
+    blueprint: ExamBlueprint,
+    student: Student,
+    facts: HistoryFacts,
+    settings: Settings,
+    now: datetime,
+    exam_ms: int,
+    available: Collection[str] | None,
+) -> list[PlanChoice]:
+    return plan_day(
+        blueprint,
+        student,
+        MemoryModel(),
+        to_ms(now),
+        exam_ms,
+        budget_minutes=_budget_today(settings, facts),
+        minutes_per_card=facts.minutes_per_card,
+        available=available,
+        max_new=_new_today(settings, facts),
+    )
+
+
+# -- the drill ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedQueue(DrillQueue):
+    """Today's drill as the plan orders it (reviews and new questions mixed, best first)."""
+
+    order: tuple[Question, ...] = ()
+
+    @property
+    def questions(self) -> list[Question]:
+        return list(self.order)
+
+
+def plan_drill_queue(
+    view: ReviewStore | PendingView,
+    questions: Mapping[str, Question],
+    decks: Sequence[Deck],
+    settings: Settings,
+    now: datetime,
+) -> PlannedQueue | None:
+    """Today's drill by the plan, or None when there is no exam date ahead (plain FSRS then).
+
+    `questions`: those the drill may ask (e.g. one deck's); suspended and buried cards, and
+    cards with an answer still waiting to be saved, stay out."""
+    if not plan_applies(settings.exam_date, now):
+        return None
+    assert settings.exam_date is not None
+    store = view if isinstance(view, ReviewStore) else view.store
+    waiting = getattr(view, "answered", set())
+    hidden = view.hidden_ids(now)
+    available = {q for q in questions if q not in hidden and q not in waiting}
+    facts = read_history(store, {q.id: q for d in decks for q in d.questions}, now)
+    blueprint = exam_blueprint(decks)
+    student = Student(facts.memories, facts.first_attempts)
+    exam_ms = to_ms(exam_moment(settings.exam_date))
+    choices = _plan_today(blueprint, student, facts, settings, now, exam_ms, available)
+    order = tuple(questions[c.question_id] for c in choices)
+    return PlannedQueue(
+        due=[questions[c.question_id] for c in choices if not c.new],
+        new=[questions[c.question_id] for c in choices if c.new],
+        # Nothing left today: the plan has more tomorrow.
+        next_due=None if order else tomorrow(now),
+        order=order,
+    )
+
+
+__all__ = [
+    "DEFAULT_MINUTES_PER_CARD",
+    "MIN_TIMINGS",
+    "HistoryFacts",
+    "PlannedQueue",
+    "Readiness",
+    "TodayPlan",
+    "assess",
+    "exam_moment",
+    "minutes_per_card",
+    "plan_applies",
+    "plan_drill_queue",
+    "read_history",
+]

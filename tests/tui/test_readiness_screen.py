@@ -1,0 +1,177 @@
+"""The Readiness screen (R), the home screen's exam line, the exam-date dialog and the drill
+by the plan, through Pilot."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Static
+
+from quizapp.bank import load_bank
+from quizapp.srs.config import Settings, load_settings
+from quizapp.srs.readiness import plan_drill_queue
+from quizapp.srs.scheduling import Rating, make_scheduler
+from quizapp.srs.store import ReviewStore
+from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.home import HomeScreen
+from quizapp.tui.screens.quiz import QuizScreen
+from quizapp.tui.screens.readiness import ExamDateDialog, ReadinessScreen, ScoreByDayPlot
+from quizapp.tui.widgets.readiness_line import ReadinessLine
+from tests.conftest import CORPUS
+from tests.tui.test_sessions import drive, text_of, wait_for
+
+BANK = load_bank([CORPUS / "good"])
+EXAM_IN_DAYS = 20
+
+
+def exam_day() -> date:
+    return (datetime.now().astimezone() + timedelta(days=EXAM_IN_DAYS)).date()
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two questions answered a week ago; the config file is the test's own."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    path = tmp_path / "history.sqlite3"
+    scheduler = make_scheduler(fuzz=False)
+    week_ago = datetime.now(UTC) - timedelta(days=7)
+    with ReviewStore.open(path) as store:
+        for qid, right in (("t-single", True), ("t-tf", False)):
+            q = BANK.questions[qid]
+            store.record_answer(
+                question_id=qid,
+                deck_id=q.deck_id,
+                topic=q.topic,
+                rating=Rating.Good if right else Rating.Again,
+                correct=right,
+                when=week_ago,
+                duration_ms=40_000,
+                kind="drill",
+                scheduler=scheduler,
+            )
+    return path
+
+
+def make_app(db: Path, exam: date | None) -> QuizApp:
+    options = AppOptions(
+        db_path=db, device="cpu", warm_up=False, watch=False, settings=Settings(exam_date=exam)
+    )
+    return QuizApp(BANK, options)
+
+
+def line_text(app: QuizApp) -> str:
+    line = app.screen.query_one(ReadinessLine)
+    return text_of(line) if line.display else ""
+
+
+async def open_readiness(pilot: Pilot, app: QuizApp) -> ReadinessScreen:
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await pilot.press("R")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReadinessScreen))
+    screen = app.screen
+    assert isinstance(screen, ReadinessScreen)
+    await wait_for(pilot, lambda: screen.report is not None)
+    await pilot.pause()
+    return screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> None:
+    app = make_app(db, exam_day())
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
+        line = line_text(app)
+        assert f"Exam in {EXAM_IN_DAYS} days · predicted " in line
+        assert "(80%: " in line and " · today: 7 cards, about " in line  # 7 exam questions
+        screen = await open_readiness(pilot, app)
+        report = screen.report
+        assert report is not None and report.planning
+        summary = text_of(screen.query_one("#readiness-summary", Static))
+        assert "Plan followed: " in summary and "No further study: " in summary
+        assert f"(in {EXAM_IN_DAYS} days)" in summary
+        topics = screen.query_one("#readiness-topics", DataTable)
+        assert topics.row_count == 1  # one deck, one topic
+        row = [str(c) for c in topics.get_row("testing")]
+        assert row[0] == "Every question type"
+        assert row[2] == f"{100 * report.headline.topics['testing'].mean:.0f}%"
+        plot = screen.query_one(ScoreByDayPlot)
+        assert len(plot.series.lines["plan followed"]) == EXAM_IN_DAYS + 1
+        assert plot.series.lines["plan followed"][-1] > plot.series.lines["no further study"][-1]
+        body = screen.query_one("#readiness-body", VerticalScroll)
+        assert body.region.right <= size[0] and body.region.bottom <= size[1]
+        note = screen.query(".readiness-note").first()
+        assert "Too little history" in text_of(note)
+        await pilot.press("end")
+        await pilot.pause()
+        assert note.region.y < body.region.bottom  # reachable by scrolling
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+
+    drive(app, scenario, size=size)
+
+
+def test_without_an_exam_date_there_is_no_line_and_no_plan(db: Path) -> None:
+    app = make_app(db, None)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_readiness(pilot, app)
+        assert "No exam date" in text_of(screen.query_one("#readiness-summary", Static))
+        assert not screen.query(ScoreByDayPlot)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert line_text(app) == ""
+
+    drive(app, scenario, size=(80, 24))
+
+
+def test_the_exam_date_is_set_in_the_app_and_saved(db: Path, tmp_path: Path) -> None:
+    app = make_app(db, None)
+    day = exam_day()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_readiness(pilot, app)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamDateDialog))
+        field = app.screen.query_one("#exam-date", Input)
+        field.value = "next week"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExamDateDialog)  # refused, and said why
+        assert "Not a date" in text_of(app.screen.query_one("#exam-date-problem"))
+        field.value = day.isoformat()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert app.settings.exam_date == day
+        assert load_settings(tmp_path / "config.toml").exam_date == day
+        await wait_for(pilot, lambda: screen.report is not None and screen.report.planning)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
+
+    drive(app, scenario, size=(80, 24))
+
+
+def test_the_drill_asks_todays_plan(db: Path) -> None:
+    app = make_app(db, exam_day())
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        asked = [q.id for q in app.screen.session.questions]  # type: ignore[attr-defined]
+        assert "t-card" not in asked  # a flashcard is not on the exam
+        with ReviewStore.open_readonly(db) as store:
+            planned = plan_drill_queue(
+                store, BANK.questions, BANK.decks, app.settings, datetime.now(UTC)
+            )
+        assert planned is not None
+        assert asked == [q.id for q in planned.questions]
+
+    drive(app, scenario, size=(80, 24))
