@@ -95,8 +95,7 @@ class Arg:
             )
         if self.maximum is not None and value > self.maximum:
             raise ArgumentError(
-                f"{name} must be at most {format_number(self.maximum)}, "
-                f"not {format_number(value)}",
+                f"{name} must be at most {format_number(self.maximum)}, not {format_number(value)}",
                 name,
             )
         return value

@@ -6,9 +6,11 @@
     fast_seconds = 10           # a right answer faster than this rates Easy
     slow_seconds = 60           # a right answer slower than this rates Hard
     exam_pass_threshold = 0.7   # share of questions right to pass a mock exam
+    theme = "nord"              # the app's theme; picking one in the palette writes it here
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
-one-line error naming the file, the line and the key.
+one-line error naming the file, the line and the key. The app writes only `theme`, and only
+that line (quizapp/srs/config_file.py): the rest of the file, comments included, is kept.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class Settings:
     fast_seconds: float = 10.0
     slow_seconds: float = 60.0
     exam_pass_threshold: float = 0.7
+    theme: str | None = None  # None: Textual's default. A name; the app checks it is a theme.
 
     def __post_init__(self) -> None:
         checks = {
@@ -68,6 +71,11 @@ def load_settings(path: Path | None = None) -> Settings:
     for key, value in data.items():
         if key not in known:
             raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(known)})")
+        if known[key] == "str | None":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{path}: {key} must be a name in quotes, not {value!r}")
+            values[key] = value
+            continue
         expected = int if known[key] == "int" else float
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{path}: {key} must be a number, not {value!r}")

@@ -176,3 +176,14 @@ def test_every_setting_is_documented_in_the_module() -> None:
 
     for field in fields(Settings):
         assert field.name in (module.__doc__ or "")
+
+
+def test_the_theme_is_read_as_a_name(tmp_path: Path) -> None:
+    assert load_settings(write(tmp_path, 'theme = "nord"\n')).theme == "nord"
+    assert Settings().theme is None  # Textual's default
+
+
+@pytest.mark.parametrize("value", ["5", "true", '""', "['nord']"])
+def test_a_theme_that_is_not_a_name_is_refused(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match="theme must be a name in quotes"):
+        load_settings(write(tmp_path, f"theme = {value}\n"))

@@ -56,6 +56,7 @@ from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.wording import plural
 
 EXAM_ENTER = "Enter keep it and go on"
 EXAM_HINTS = {
@@ -149,6 +150,15 @@ class ExamScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.sub_title = self._subtitle()
         self.query_one("#exam-nav", OptionList).border_title = "questions (g)"
+        asked, available = self.exam.requested or 0, len(self.exam.questions)
+        if asked > available:  # --questions 1000: said now, not only in the report
+            self.notify(
+                f"Only {plural(available, 'question')} in the bank can be in an exam "
+                f"(flashcards are left out); asking all {available}.",
+                title="Exam",
+                timeout=8,
+                markup=False,
+            )
         self.exam.start()
         self._timer = self.set_interval(self.tick, self._on_tick, name="exam clock")
         await self.show_question()
@@ -160,7 +170,7 @@ class ExamScreen(Screen[None]):
 
     def _subtitle(self) -> str:
         minutes = format_duration(self.exam.duration)
-        return f"{self.exam.title}: {len(self.exam.questions)} questions in {minutes}"
+        return f"{self.exam.title}: {plural(len(self.exam.questions), 'question')} in {minutes}"
 
     @property
     def question(self) -> Question:
@@ -423,7 +433,7 @@ class ExamScreen(Screen[None]):
             f"{len(flagged)} flagged for review" + (f": {numbers}" if flagged else ""),
         ]
         if unreadable:
-            lines.append(f"{len(unreadable)} numeric answer(s) not a number (marked wrong)")
+            lines.append(f"{plural(len(unreadable), 'numeric answer')} not a number (marked wrong)")
         lines.append(f"{exam.remaining_text()}; answers cannot change after.")
         detail = "\n".join(lines)
 
@@ -505,7 +515,7 @@ class ExamScreen(Screen[None]):
         runs = len({_run_key(spec) for spec in derived.values()})
         status = "Grading…"
         if runs:
-            status += f" running {runs} live computation(s) for the computed answers"
+            status += f" running {plural(runs, 'live computation')} for the computed answers"
             if not self.lab.ready.is_set():
                 status += f" ({self.lab.status})"
         body.mount(Static(literal(status), id="exam-grading"))
@@ -668,7 +678,8 @@ class ExamReportScreen(Screen[None]):
         asked = len(result.attempts) + len(result.unscored)
         if asked < result.requested:
             notes.append(
-                f"Asked for {result.requested} questions; the bank had {asked} an exam can use."
+                f"Asked for {plural(result.requested, 'question')}; "
+                f"the bank had {asked} an exam can use."
             )
         if result.unscored:
             notes.append(

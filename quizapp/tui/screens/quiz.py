@@ -41,6 +41,7 @@ from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
+from quizapp.wording import plural
 
 KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
@@ -345,7 +346,8 @@ class QuizScreen(Screen[None]):
 
         answered = len(self.session.attempts)
         self.app.push_screen(
-            Confirm("Leave this session?", f"{answered} answer(s) given so far are kept."), leave
+            Confirm("Leave this session?", f"Kept: {plural(answered, 'answer')} given so far."),
+            leave,
         )
 
     @property
