@@ -21,14 +21,11 @@ from textual_plot import HiResMode, NumericAxisFormatter
 from quizapp.experiments.result import Series
 from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
+from quizapp.wording import plural
 
 
 def percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 class CountAxisFormatter(NumericAxisFormatter):
