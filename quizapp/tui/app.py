@@ -57,10 +57,12 @@ class QuizApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "quizapp"
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
+        # Not in the footer, which has no room for it at 80 columns beside a screen's own
+        # keys: the home screen's help line and `?` say it.
+        Binding("q", "quit", "Quit", show=False),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+r", "restart_preview", "Restart preview"),  # preview mode only
+        Binding("ctrl+r", "restart_preview", "Reload"),  # preview mode only
     ]
 
     def __init__(self, bank: Bank, options: AppOptions = AppOptions()) -> None:

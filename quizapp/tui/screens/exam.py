@@ -43,7 +43,7 @@ from quizapp.exam.session import (
     format_duration,
 )
 from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.literal import literal, one_line
 from quizapp.tui.screens.review import ReviewScreen
 from quizapp.tui.widgets.answer_input import (
     answer_widget,
@@ -108,7 +108,7 @@ class ExamScreen(Screen[None]):
         Binding("left,p", "previous", "Previous"),
         Binding("f", "flag", "Flag"),
         Binding("g", "goto", "Go to"),
-        Binding("ctrl+s", "submit_exam", "Submit exam"),
+        Binding("ctrl+s", "submit_exam", "Submit"),
         Binding("escape", "leave", "Leave exam"),
     ]
 
@@ -612,7 +612,9 @@ class ExamReportScreen(Screen[None]):
     ExamReportScreen #exam-verdict.-fail { background: $error 35%; }
     ExamReportScreen #exam-facts, ExamReportScreen #exam-notes { color: $text-muted; }
     ExamReportScreen #exam-by-topic { height: auto; max-height: 12; }
-    ExamReportScreen #exam-missed { height: 1fr; min-height: 4; }
+    ExamReportScreen #exam-missed {
+        height: 1fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
 
     BINDINGS = [Binding("escape,h", "home", "Home")]
@@ -690,14 +692,16 @@ class ExamReportScreen(Screen[None]):
 
     def _missed_prompt(self, attempt: Attempt) -> Text:
         question = attempt.question
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")
         text.append("✗ ", style="bold red")
-        text.append(f"{question.id}: ", style="bold")
-        text.append(_first_line(question.prompt))
-        if attempt.grade.given == NO_ANSWER:
-            text.append("  (no answer)", style="dim")
+        # The marks before the prompt: on one line the prompt's end may be cut (with a …).
         if question.id in self.result.flagged:
-            text.append("  ⚑", style="bold yellow")
+            text.append("⚑ ", style="bold yellow")
+        text.append(question.id, style="bold")
+        if attempt.grade.given == NO_ANSWER:
+            text.append(" (no answer)", style="dim")
+        text.append(": ")
+        text.append(one_line(question.prompt))
         return text
 
     def on_mount(self) -> None:
@@ -723,11 +727,6 @@ class ExamReportScreen(Screen[None]):
 
     def action_home(self) -> None:
         self.app.pop_screen()
-
-
-def _first_line(markdown: str, width: int = 60) -> str:
-    line = " ".join(markdown.strip().split())
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 __all__ = ["ExamReportScreen", "ExamReviewScreen", "ExamScreen"]

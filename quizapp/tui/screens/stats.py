@@ -28,6 +28,11 @@ def percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
+# Bar widths (of a day) and their keys in the caption: wide, then narrow inside it.
+BAR_WIDTHS = (0.8, 0.4)
+BAR_KEYS = ("██", "▐█")
+
+
 class CountAxisFormatter(NumericAxisFormatter):
     """Whole-number ticks: there is no half a review."""
 
@@ -80,7 +85,7 @@ class DailyCountPlot(SeriesPlot):
         for i, label in enumerate(self.series.lines):
             if i:
                 text.append("   ")
-            text.append("██ ", style=colours[i % len(colours)])
+            text.append(f"{BAR_KEYS[min(i, len(BAR_KEYS) - 1)]} ", style=colours[i % len(colours)])
             text.append(label)
         return text
 
@@ -94,7 +99,9 @@ class DailyCountPlot(SeriesPlot):
             self.bar(
                 series.x,
                 ys,
-                width=0.7,
+                # Each later bar narrower, inside the one before: told apart by shape as well
+                # as colour (correct inside answered).
+                width=BAR_WIDTHS[min(i, len(BAR_WIDTHS) - 1)],
                 bar_style=colours[i % len(colours)],
                 hires_mode=HiResMode.QUADRANT,
                 label=label,

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select
 
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec
+from quizapp.tui.widgets.toggles import MarkedCheckbox
 
 
 class ArgsForm(Widget):
@@ -96,7 +97,10 @@ class ArgsForm(Widget):
             )
         if arg.kind == "bool":
             # The doc as the label: the name is already on the left, and a bare box says little.
-            return Checkbox(arg.doc, value=bool(value), compact=True, id=widget_id, tooltip=tooltip)
+            # Marked: on and off differ by more than colour (an empty box when off).
+            return MarkedCheckbox(
+                arg.doc, value=bool(value), compact=True, id=widget_id, tooltip=tooltip
+            )
         input_type = {"int": "integer", "float": "number"}.get(arg.kind, "text")
         placeholder = "blank: default" if arg.default is None else f"default {arg.default}"
         return Input(
