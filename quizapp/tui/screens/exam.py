@@ -252,7 +252,7 @@ class ExamScreen(Screen[None]):
         self.call_after_refresh(self._focus_answer)
 
     @staticmethod
-    def _hint(question: Question) -> str:
+    def _hint(question: Question) -> str | Text:
         if isinstance(question, NumericQuestion):
             return numeric_hint(question, EXAM_ENTER)
         return EXAM_HINTS.get(question.type, "")

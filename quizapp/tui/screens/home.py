@@ -48,6 +48,14 @@ class HomeScreen(Screen[None]):
                 yield FittedTable(
                     id="decks", cursor_type="row", zebra_stripes=True, shrinkable=("Deck", "Domain")
                 )
+                # Under the decks, where a file's path has the width to read whole. Always
+                # there, hidden while there is nothing to say: live reload can fill it.
+                yield Label(
+                    self._problems_title(), id="problems-title", classes="pane-title problem-title"
+                )
+                with VerticalScroll(id="problems-scroll"):
+                    # Not markup: YAML messages quote brackets, and codes look like tags.
+                    yield Static(self._problems_text(), id="problems", markup=False)
             with VerticalScroll(id="side-pane"):
                 yield Label("Session", classes="pane-title")
                 with Horizontal(classes="option-row"):
@@ -63,12 +71,6 @@ class HomeScreen(Screen[None]):
                     yield Label("Shuffle", classes="option-label")
                     yield Switch(value=self.initial_shuffle, id="shuffle")
                 yield Static(self._help_text(), id="home-help")
-                # Always there, hidden while there is nothing to say: live reload can fill it.
-                yield Label(
-                    self._problems_title(), id="problems-title", classes="pane-title problem-title"
-                )
-                # Not markup: YAML messages quote brackets, and codes look like tags.
-                yield Static(self._problems_text(), id="problems", markup=False)
         yield Footer()
 
     def _problems_title(self) -> str:
@@ -126,6 +128,7 @@ class HomeScreen(Screen[None]):
         title.update(self._problems_title())
         problems.update(self._problems_text())
         title.display = problems.display = errors
+        self.query_one("#problems-scroll").display = errors
 
     def show_counts(self, counts: dict[str, tuple[int, int]]) -> None:
         self._counts = counts

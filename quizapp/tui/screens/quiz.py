@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -355,7 +356,7 @@ class QuizScreen(Screen[None]):
         return not self.session.finished and bool(self.session.attempts or self.state != "asking")
 
 
-def _hint(question: Question) -> str:
+def _hint(question: Question) -> str | Text:
     if isinstance(question, NumericQuestion):
         return numeric_hint(question, "Enter submit")
     return KEY_HINTS[question.type]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from rich.text import Text
 from textual import events
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -30,6 +31,7 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.tui.literal import literal
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.ordering_list import OrderingList
 
@@ -74,7 +76,7 @@ class NumberInput(Input):
             event.prevent_default()
 
 
-def numeric_hint(question: NumericQuestion, enter: str) -> str:
+def numeric_hint(question: NumericQuestion, enter: str) -> Text:
     """What a number box takes, and how close an answer must be: `enter` says what Enter does.
 
     A rounded answer (1.05e6 for 1,048,576) is graded against the question's tolerance, so the
@@ -93,7 +95,10 @@ def numeric_hint(question: NumericQuestion, enter: str) -> str:
         if closeness
         else "Marked exactly: a rounded answer (1.05e6 for 1,048,576) is wrong here."
     )
-    return f"Type a number: 1048576, 1,048,576, 1 048 576 or 2^20{unit} · {enter}\n{strictness}"
+    # As literal text: the unit comes from the bank, and a bank's text is never markup.
+    return literal(
+        f"Type a number: 1048576, 1,048,576, 1 048 576 or 2^20{unit} · {enter}\n{strictness}"
+    )
 
 
 def answer_widget(
