@@ -15,37 +15,104 @@ from quizapp.bank.model import (
     Question,
     TrueFalseQuestion,
 )
+from quizapp.wording import format_number, plural_of
 
 # Anki's grades, which flashcards use directly.
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 RATING_NAMES = {AGAIN: "Again", HARD: "Hard", GOOD: "Good", EASY: "Easy"}
 
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
-_GROUPED = re.compile(r"^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$")
+_COMMA_GROUPED = re.compile(r"^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$")
+_SPACE_GROUPED = re.compile(r"^[-+]?\d{1,3}( \d{3})+(\.\d*)?$")
+_POWER = re.compile(r"^(\d+) ?\^ ?(\d{1,3})$")
+# A number, then maybe a unit word: a letter (or %, ‰, °, µ) and no digit after it. The
+# number part is the shortest that leaves such a word, so `1.05e6` stays whole.
+_WITH_UNIT = re.compile(r"^(?P<number>.*?[\d.])\s*(?P<word>(?:[^\W\d_]|[%‰°µ])[^\d]*)?$")
+# Spaces people put between digit groups: the narrow no-break space (French, SI), the
+# no-break space and the thin space all read as a plain space.
+_SPACES = str.maketrans({"\u202f": " ", "\u00a0": " ", "\u2009": " "})
+# The shortest abbreviation of a unit word that is read as that unit (`dim`, `param`).
+_SHORTEST_ABBREVIATION = 3
 
 
 class NumberFormatError(ValueError):
     pass
 
 
-def parse_number(text: str) -> float:
-    """What a student types: `1048576`, `1,048,576`, `1_048_576`, `1.05e6`, `2^20`."""
-    cleaned = text.strip().replace("_", "").replace(" ", "").replace("\u202f", "")
-    if not cleaned:
+def parse_number(text: str, unit: str | None = None) -> float:
+    """What a student types: `1048576`, `1,048,576`, `1 048 576`, `1_048_576`, `1.05e6`,
+    `2^20`, and any of them followed by the question's `unit` (`128 dims` for dimensions).
+
+    A comma or a space between digits separates thousands, so only groups of three:
+    `1 2 8` and `1,2,3` are refused rather than read as 128 and 123.
+    """
+    shown = " ".join(text.split())
+    if not shown:
         raise NumberFormatError("type a number")
-    power = re.fullmatch(r"(\d+)\^(\d{1,3})", cleaned)
+    found = _WITH_UNIT.match(shown)
+    if found is None:  # no digit at all: `abc`, `nan`, `inf`
+        raise NumberFormatError(f"{shown!r} is not a number")
+    word = found.group("word")
+    if word is not None and re.fullmatch(r"[eE][-+]?", word):  # `1e`, `1e-`: no exponent
+        raise NumberFormatError(f"{shown!r} is not a number")
+    if word is not None:
+        if unit is None:
+            raise NumberFormatError(f"{shown!r}: this answer has no unit; type the number alone")
+        if not unit_matches(word, unit):
+            raise NumberFormatError(f"{shown!r}: the unit here is {unit}, not {word.strip()}")
+    cleaned = found.group("number").translate(_SPACES).replace("_", "").strip()
+    cleaned = " ".join(cleaned.split())
+    power = _POWER.match(cleaned)
     if power:
-        return float(int(power.group(1)) ** int(power.group(2)))
+        try:
+            return float(int(power.group(1)) ** int(power.group(2)))
+        except OverflowError:
+            raise NumberFormatError("the number is too large") from None
+    if " " in cleaned:
+        if not _SPACE_GROUPED.match(cleaned):
+            raise NumberFormatError(
+                f"{shown!r}: a space only separates groups of three digits (1 048 576)"
+            )
+        cleaned = cleaned.replace(" ", "")
     if "," in cleaned:
-        if not _GROUPED.match(cleaned):
-            raise NumberFormatError(f"{text.strip()!r}: commas only separate thousands (1,048,576)")
+        if not _COMMA_GROUPED.match(cleaned):
+            raise NumberFormatError(f"{shown!r}: commas only separate thousands (1,048,576)")
         cleaned = cleaned.replace(",", "")
     if not _NUMBER.match(cleaned):
-        raise NumberFormatError(f"{text.strip()!r} is not a number")
+        raise NumberFormatError(f"{shown!r} is not a number")
     value = float(cleaned)
     if not math.isfinite(value):
         raise NumberFormatError("the number must be finite")
     return value
+
+
+def unit_matches(word: str, unit: str) -> bool:
+    """Whether `word`, typed after a number, names `unit`: the unit itself, its singular or
+    plural, or for a one-word unit an abbreviation of three letters or more with or without
+    an s (`dim`, `dims`, `dimension`, `dimensions` for dimensions), in any case."""
+    typed = " ".join(word.lower().split())
+    singular = _singular(" ".join(unit.lower().split()))
+    if typed in {singular, plural_of(singular), " ".join(unit.lower().split())}:
+        return True
+    if not singular.isalpha():  # `%`, `tokens/s`, `parameters per head`: written out only
+        return False
+    stem = _singular(typed)
+    return len(stem) >= _SHORTEST_ABBREVIATION and stem.isalpha() and singular.startswith(stem)
+
+
+def could_be_unit(partial: str, unit: str) -> bool:
+    """Whether `partial`, a word being typed, is or may become a spelling of `unit`."""
+    typed = partial.lower()
+    if unit_matches(typed, unit):
+        return True
+    written = " ".join(unit.lower().split())
+    return any(form.startswith(typed) for form in (written, plural_of(_singular(written))))
+
+
+def _singular(word: str) -> str:
+    if len(word) > _SHORTEST_ABBREVIATION and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 @dataclass(frozen=True)
@@ -108,12 +175,6 @@ def within_tolerance(question: NumericQuestion, given: float, key: float) -> boo
     return math.isclose(given, key, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def format_number(value: float) -> str:
-    if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:.6g}"
-
-
 def grade(question: Question, answer: Answer, derived: Mapping[str, object] | None = None) -> Grade:
     """Raises NumberFormatError for unreadable numeric input, MissingKey for an unknown key."""
     if isinstance(question, ChoiceQuestion):
@@ -127,7 +188,7 @@ def grade(question: Question, answer: Answer, derived: Mapping[str, object] | No
         return Grade(answer.value == question.answer, _tf(question.answer), _tf(answer.value))
     if isinstance(question, NumericQuestion):
         assert isinstance(answer, NumericAnswerText)
-        given = parse_number(answer.text)
+        given = parse_number(answer.text, question.answer.unit)
         key = numeric_key(question, derived)
         unit = f" {question.answer.unit}" if question.answer.unit else ""
         ok = within_tolerance(question, given, key)

@@ -10,12 +10,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.preview import add_preview_command, run_preview
+
+if TYPE_CHECKING:
+    from quizapp.srs.config import Settings
 
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
 # that building the parser (every quizapp run) does not import lint.
@@ -342,16 +346,15 @@ def _run_app(
 ) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.options import display_option_problem
-    from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.config import config_path
     from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
     if args.db and Path(args.db).is_dir():
         return _usage_error(f"--db {args.db} is a folder; give the path of a file")
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        return _usage_error(str(exc))
+    settings = _settings_or_problem()
+    if isinstance(settings, str):
+        return _usage_error(settings)
     if args.exam_date is not None:
         from dataclasses import replace
 
@@ -381,9 +384,10 @@ def _run_app(
         start=start,
         exam=exam or {},
         device=args.device,
-        theme=args.theme,
+        theme=args.theme or settings.theme,  # --theme for this run; the config's otherwise
         length=args.length,
         shuffle=not args.no_shuffle,
+        config_path=config_path(),  # where a theme picked in the palette is remembered
     )
     app = QuizApp(bank, options)
     app.run()
@@ -403,6 +407,10 @@ def _stats(args: argparse.Namespace) -> int:
     from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
+    # The settings change no figure here, but a broken file is refused as the app refuses it.
+    problem = _settings_or_problem()
+    if isinstance(problem, str):
+        return _usage_error(problem)
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     bank = load_bank_cached(paths)
     db = Path(args.db) if args.db else default_db_path()
@@ -424,6 +432,18 @@ def _forecast(args: argparse.Namespace) -> int:
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
     return run_forecast(args, bank, Path(args.db) if args.db else default_db_path())
+
+
+def _settings_or_problem() -> Settings | str:
+    """The settings in config.toml, or why they cannot be used (one line naming the file)."""
+    from quizapp.cli.options import config_theme_problem
+    from quizapp.srs.config import ConfigError, config_path, load_settings
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return str(exc)
+    return config_theme_problem(settings.theme, config_path()) or settings
 
 
 def _fill_app_defaults(args: argparse.Namespace) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def display_option_problem(device: str, theme: str | None) -> str | None:
     """Why --device or --theme cannot be used, or None. Checked before any screen is drawn."""
@@ -9,9 +11,21 @@ def display_option_problem(device: str, theme: str | None) -> str | None:
 
     if device not in DEVICES:
         return f"--device must be one of {', '.join(DEVICES)}, not {device!r}"
-    if theme is not None:
-        from textual.theme import BUILTIN_THEMES
+    return _theme_problem(theme)
 
-        if theme not in BUILTIN_THEMES:
-            return f"unknown theme {theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"
+
+def config_theme_problem(theme: str | None, path: Path) -> str | None:
+    """Why config.toml's `theme` cannot be used, or None. The file is named, as for any other
+    broken setting: the app refuses to start on it."""
+    problem = _theme_problem(theme)
+    return f"{path}: {problem}" if problem else None
+
+
+def _theme_problem(theme: str | None) -> str | None:
+    if theme is None:
+        return None
+    from textual.theme import BUILTIN_THEMES
+
+    if theme not in BUILTIN_THEMES:
+        return f"unknown theme {theme!r} (one of: {', '.join(sorted(BUILTIN_THEMES))})"
     return None

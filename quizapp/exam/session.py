@@ -318,10 +318,26 @@ class ExamSession:
         return True
 
     def is_answered(self, question_id: str | None = None) -> bool:
-        return self._question(question_id).id in self.answers
+        """Answered with something that can be graded: a numeric answer that is not a number
+        is kept, but it is `unreadable`, not answered."""
+        question = self._question(question_id)
+        answer = self.answers.get(question.id)
+        return answer is not None and _readable(question, answer)
+
+    def is_unreadable(self, question_id: str | None = None) -> bool:
+        """A numeric answer that is not a number: as typed, it would be graded wrong."""
+        question = self._question(question_id)
+        answer = self.answers.get(question.id)
+        return answer is not None and not _readable(question, answer)
+
+    @property
+    def answered(self) -> list[str]:
+        """The questions answered with something gradable, in exam order."""
+        return [q.id for q in self.questions if self.is_answered(q.id)]
 
     @property
     def unanswered(self) -> list[str]:
+        """The questions with no answer at all (an unreadable one is in `unreadable`)."""
         return [q.id for q in self.questions if q.id not in self.answers]
 
     @property
@@ -331,15 +347,8 @@ class ExamSession:
 
     @property
     def unreadable(self) -> list[str]:
-        """Numeric answers that are not a number: they would be graded wrong."""
-        bad = []
-        for qid, answer in self.answers.items():
-            if isinstance(answer, NumericAnswerText):
-                try:
-                    parse_number(answer.text)
-                except NumberFormatError:
-                    bad.append(qid)
-        return bad
+        """Numeric answers that are not a number, in exam order: they would be graded wrong."""
+        return [q.id for q in self.questions if self.is_unreadable(q.id)]
 
     # -- submitting ----------------------------------------------------------------------------
 
@@ -447,6 +456,16 @@ class ExamSession:
             excluded_flashcards=self.excluded_flashcards,
             selected=selected,
         )
+
+
+def _readable(question: Question, answer: Answer) -> bool:
+    if not isinstance(answer, NumericAnswerText) or not isinstance(question, NumericQuestion):
+        return True
+    try:
+        parse_number(answer.text, question.answer.unit)
+    except NumberFormatError:
+        return False
+    return True
 
 
 def _check_kind(question: Question, answer: Answer) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from quizapp.bank.literal import forbidden_character, named_character
+from quizapp.wording import format_number
 
 ArgValue = int | float | bool | str
 ArgKind = Literal["int", "float", "bool", "str", "choice"]
@@ -85,10 +86,18 @@ class Arg:
                     f"{name} must be one of {', '.join(self.choices)}, not {value!r}{hint}", name
                 )
             return value
+        # Whole numbers as a person writes them (65,536 and 100,000,000, not 1e+08).
         if self.minimum is not None and value < self.minimum:
-            raise ArgumentError(f"{name} must be at least {self.minimum:g}, not {value:g}", name)
+            raise ArgumentError(
+                f"{name} must be at least {format_number(self.minimum)}, "
+                f"not {format_number(value)}",
+                name,
+            )
         if self.maximum is not None and value > self.maximum:
-            raise ArgumentError(f"{name} must be at most {self.maximum:g}, not {value:g}", name)
+            raise ArgumentError(
+                f"{name} must be at most {format_number(self.maximum)}, not {format_number(value)}",
+                name,
+            )
         return value
 
 

@@ -8,9 +8,11 @@
     exam_pass_threshold = 0.7   # share of questions right to pass a mock exam
     exam_date = 2027-01-15      # the real exam: drills follow a plan to it (absent: no plan)
     study_minutes_per_day = 20  # the plan's daily budget, 1-1440
+    theme = "nord"              # the app's theme; picking one in the palette writes it here
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
-one-line error naming the file, the line and the key.
+one-line error naming the file, the line and the key. The app writes only `theme`, and only
+that line (quizapp/srs/config_file.py): the rest of the file, comments included, is kept.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Settings:
     exam_pass_threshold: float = 0.7
     exam_date: date | None = None  # None: no exam date, no plan (quizapp/srs/plan.py)
     study_minutes_per_day: float = 20.0
+    theme: str | None = None  # None: Textual's default. A name; the app checks it is a theme.
 
     def __post_init__(self) -> None:
         checks = {
@@ -77,6 +80,11 @@ def load_settings(path: Path | None = None) -> Settings:
             raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(known)})")
         if key == "exam_date":
             values[key] = _exam_date(path, value)
+            continue
+        if known[key] == "str | None":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{path}: {key} must be a name in quotes, not {value!r}")
+            values[key] = value
             continue
         expected = int if known[key] == "int" else float
         if isinstance(value, bool) or not isinstance(value, int | float):

@@ -18,6 +18,8 @@ from textual.worker import Worker, WorkerState
 from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import markup_escaped
+from quizapp.tui.theme_memory import remember_theme_picks
+from quizapp.wording import plural
 
 if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
@@ -48,6 +50,7 @@ class AppOptions:
     watch: bool = True  # live reload (needs bank_paths)
     watch_interval: float = 0.4  # seconds between looks at the files
     preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
+    config_path: Path | None = None  # where a theme picked in the palette is kept (None: not)
 
 
 class QuizApp(App[None]):
@@ -55,10 +58,12 @@ class QuizApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "quizapp"
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
+        # Not in the footer, which has no room for it at 80 columns beside a screen's own
+        # keys: the home screen's help line and `?` say it.
+        Binding("q", "quit", "Quit", show=False),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+r", "restart_preview", "Restart preview"),  # preview mode only
+        Binding("ctrl+r", "restart_preview", "Reload"),  # preview mode only
     ]
 
     def __init__(self, bank: Bank, options: AppOptions = AppOptions()) -> None:
@@ -93,6 +98,7 @@ class QuizApp(App[None]):
             self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
         self.history_writes.start()
         self._start_watching()
+        remember_theme_picks(self, self.options.config_path)
         if self.options.start == "drill":
             # A drill is built from the history: without one there is nothing to drill.
             self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
@@ -172,7 +178,7 @@ class QuizApp(App[None]):
         for verb, decks in (("Reloaded", change.reloaded), ("Loaded new", change.added)):
             for deck in decks:
                 self.notify(
-                    f"{verb} deck {deck.title} ({change.size_of(deck)} questions){hint}",
+                    f"{verb} deck {deck.title} ({plural(change.size_of(deck), 'question')}){hint}",
                     title="Bank files",
                     timeout=5,
                     markup=False,
@@ -241,6 +247,14 @@ class QuizApp(App[None]):
                 title = "Tags: " + ", ".join(tags)
             else:
                 title = "All decks"
+        if options.length is not None and options.length > len(pool):
+            where = "with these tags" if tags else f"in {title}"
+            self.notify(
+                f"Only {plural(len(pool), 'question')} {where}; asking all {len(pool)}.",
+                title="Questions",
+                timeout=6,
+                markup=False,
+            )
         self.push_screen(QuizScreen(QuizSession.start(pool, options, title), self.lab))
 
     def start_preview(
@@ -383,7 +397,7 @@ class QuizApp(App[None]):
                 return
             for question_id in chosen:
                 self.history_writes.flag(question_id, "unsuspend")
-            self.notify(f"Back in drills: {len(chosen)} card(s).", timeout=4, markup=False)
+            self.notify(f"Back in drills: {plural(len(chosen), 'card')}.", timeout=4, markup=False)
             self.refresh_home()
 
         self.push_screen(SuspendedCards(suspended, self.bank.questions), unsuspend)
@@ -462,8 +476,11 @@ class QuizApp(App[None]):
             given = len(quiz.session.attempts)
             question, detail = (
                 "Quit in the middle of a session?",
-                f"{given} answer(s) given so far.",
+                f"{plural(given, 'answer')} given so far.",
             )
+        elif self.options.start == "preview" and quiz is not None:
+            # Nothing is lost, but a stray q should not end an instructor's look at a file.
+            question, detail = "Quit the preview?", "Nothing in a preview is recorded."
         unsaved = self.history_writes.quit_warning()
         if unsaved:
             question = question or "Quit with answers not saved yet?"
@@ -514,7 +531,7 @@ class QuizApp(App[None]):
             title = markup_escaped(deck.title)
             yield SystemCommand(
                 f"Deck: {title}",
-                f"Start a session on {title} ({len(deck.questions)} questions)",
+                f"Start a session on {title} ({plural(len(deck.questions), 'question')})",
                 partial(self.start_session, deck_ids=(deck.id,)),
             )
         yield SystemCommand("Deck: everything", "Start a session on every deck", self.start_session)

@@ -34,6 +34,7 @@ from quizapp.srs.writer import (
     WriterClosed,
     WriterStatus,
 )
+from quizapp.wording import plural
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -50,10 +51,6 @@ _T = TypeVar("_T")
 QUIET_SECONDS = 1.0  # a write that takes longer than this shows in the status bar
 QUIT_FLUSH_SECONDS = 3.0  # quitting with writes pending tries this long more
 UNMOUNT_FLUSH_SECONDS = 2.0
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _what(pending: int, answers: int) -> str:

@@ -23,7 +23,10 @@ from rich.style import StyleType
 from rich.text import Text
 from textual.content import Content
 
-__all__ = ["literal", "markup_escaped", "with_markup"]
+__all__ = ["literal", "markup_escaped", "one_line", "with_markup"]
+
+# Longer than any screen is wide: a list that shows one line per item ends it in … itself.
+ONE_LINE_LIMIT = 300
 
 
 def literal(text: object, style: StyleType = "", *, justify: str | None = None) -> Text:
@@ -48,3 +51,10 @@ def markup_escaped(text: object) -> str:
     that Textual then shows doubled).
     """
     return str(text).replace("[", "\\[")
+
+
+def one_line(text: str, limit: int = ONE_LINE_LIMIT) -> str:
+    """`text` (a prompt, say) on one line: its whitespace and line breaks as single spaces,
+    and no longer than `limit` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"

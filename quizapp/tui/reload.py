@@ -147,9 +147,23 @@ def _load(path: Path) -> tuple[Deck | None, list[Diagnostic]]:
     return load_file(path)
 
 
-def located(diagnostic: Diagnostic) -> str:
-    """`path:line:col: message`, the one-line form for notifications."""
-    return f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.message}"
+# The text width of a toast (60 wide, app.tcss lets it be so at 80 columns, less its padding).
+TOAST_TEXT_WIDTH = 56
+
+
+def located(diagnostic: Diagnostic, width: int = TOAST_TEXT_WIDTH) -> str:
+    """`path:line:col` on a line of its own, then the message: the form for notifications.
+
+    A toast is narrow, and a long path wrapped wherever it ran out of room (`…yam` / `l:16:17:`).
+    So the location gets a line to itself, a path too long for it cut from the left (the
+    file name, the line and the column always show), and the message wraps below it.
+    """
+    where = f":{diagnostic.line}:{diagnostic.column}"
+    path = str(diagnostic.path)
+    room = max(8, width - len(where))
+    if len(path) > room:
+        path = "…" + path[-(room - 1) :]
+    return f"{path}{where}\n{diagnostic.message}"
 
 
 # -- what a preview shows -------------------------------------------------------------------

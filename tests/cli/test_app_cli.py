@@ -69,3 +69,25 @@ def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
 def test_bad_exam_options_exit_2(run_cli, args, fragment) -> None:
     result = run_cli(*args)
     assert result.returncode == 2 and fragment in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("config", "fragment"),
+    [
+        ("new_cards_per_day = = 3\n", "config.toml: Invalid value (at line 1"),
+        ("fast_seconds = 'soon'\n", "fast_seconds must be a number"),
+        ('theme = "no-such-theme"\n', "unknown theme 'no-such-theme'"),
+    ],
+)
+@pytest.mark.parametrize("command", [["stats"], ["stats", "--json"], ["drill"]])
+def test_a_broken_config_is_refused_by_stats_as_by_the_app(
+    run_cli, tmp_path: Path, monkeypatch, config: str, fragment: str, command: list[str]
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(config)
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(path))
+    result = run_cli(*command, "--db", str(tmp_path / "history.sqlite3"))
+    assert result.returncode == 2
+    assert fragment in result.stderr and str(path) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
+    assert not (tmp_path / "history.sqlite3").exists()

@@ -156,6 +156,12 @@ def test_unreadable_numbers_are_noticed() -> None:
     exam.set_answer(NumericAnswerText("12,34"), "t-numeric")
     exam.set_answer(NumericAnswerText("0.25"), "t-numeric-short")
     assert exam.unreadable == ["t-numeric"]
+    # Kept (the student may fix it), but not counted as answered until it reads as a number.
+    assert exam.is_unreadable("t-numeric") and not exam.is_answered("t-numeric")
+    assert exam.answered == ["t-numeric-short"]
+    assert "t-numeric" not in exam.unanswered  # it is not blank either: the submit says so
+    exam.set_answer(NumericAnswerText("1 048 576 parameters"), "t-numeric")  # the unit is fine
+    assert exam.unreadable == [] and exam.is_answered("t-numeric")
 
 
 def test_time_spent_on_each_question_is_kept() -> None:

@@ -82,6 +82,20 @@ def test_bad_arguments_name_the_argument(name, args, culprit, fragment) -> None:
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"d_model": 1e8}, "d_model must be at most 65,536, not 100,000,000"),
+        ({"d_model": 100_000}, "d_model must be at most 65,536, not 100,000"),
+        ({"d_model": 0}, "d_model must be at least 2, not 0"),
+    ],
+)
+def test_range_messages_write_whole_numbers_as_people_do(args, message) -> None:
+    with pytest.raises(ArgumentError) as info:
+        get_spec("model_params").bind(args)
+    assert str(info.value) == message
+
+
 def test_yes_no_and_integral_floats_are_accepted() -> None:
     bound = get_spec("mha_params").bind({"bias": "yes", "d_model": 256.0, "n_heads": 4})
     assert bound == {"d_model": 256, "n_heads": 4, "bias": True}

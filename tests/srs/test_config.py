@@ -253,3 +253,14 @@ def test_saving_the_exam_date_follows_a_link_and_refuses_what_it_cannot_keep(
     folder.mkdir()
     with pytest.raises(ConfigError, match="not a regular file"):
         save_exam_date(date(2027, 1, 15), folder)
+
+
+def test_the_theme_is_read_as_a_name(tmp_path: Path) -> None:
+    assert load_settings(write(tmp_path, 'theme = "nord"\n')).theme == "nord"
+    assert Settings().theme is None  # Textual's default
+
+
+@pytest.mark.parametrize("value", ["5", "true", '""', "['nord']"])
+def test_a_theme_that_is_not_a_name_is_refused(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match="theme must be a name in quotes"):
+        load_settings(write(tmp_path, f"theme = {value}\n"))

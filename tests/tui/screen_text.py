@@ -46,3 +46,32 @@ def find(app: App, text: str) -> tuple[int, int] | None:
         if text in line:
             return line.index(text), y
     return None
+
+
+def cut_off(app: App) -> list[str]:
+    """What the current screen cuts off at its right edge, unseen: a widget that sticks out of
+    the container it sits in (a Label wider than its pane, a footer key past the edge), and a
+    table wider than itself. Empty when everything on screen reads whole."""
+    from textual.widget import Widget
+    from textual.widgets import DataTable
+
+    found: list[str] = []
+
+    def name(widget: Widget) -> str:
+        return f"{type(widget).__name__}#{widget.id or ''}"
+
+    def walk(node: Widget) -> None:
+        for child in node.children:
+            if not child.display or not child.visible:
+                continue
+            room = node.scrollable_content_region
+            if child.region.width and room.width and child.region.right > room.right:
+                found.append(f"{name(child)} ends at {child.region.right}, past {name(node)}")
+            if isinstance(child, DataTable):
+                wide, room_width = child.virtual_size.width, child.scrollable_content_region.width
+                if wide > room_width:
+                    found.append(f"{name(child)} is {wide} wide in {room_width}")
+            walk(child)
+
+    walk(app.screen)
+    return found

@@ -261,3 +261,41 @@ def test_grading_runs_the_computations_and_a_failed_key_leaves_its_question_unsc
 
     drive(app, scenario)
     assert runs == ["mha_params"]
+
+
+def test_a_numeric_answer_that_is_not_a_number_does_not_count_as_answered() -> None:
+    app = make_app(warm_up=False)
+    exam = make_exam(app, FakeClock())
+    results: list[ExamResult] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_exam(pilot, exam, results)
+        await pilot.press("g", "down", "down", "down", "enter")
+        await at(pilot, screen, "t-numeric")
+        await pilot.press(*"1 2 8")
+        await wait_for(pilot, lambda: "not a number" in label(screen, "#exam-position"))
+        position = label(screen, "#exam-position")
+        assert "0 answered" in position and "1 not a number" in position
+        hint = screen.query_one("#key-hint", Label)
+        assert hint.has_class("-error") and "groups of three digits" in text_of(hint)
+        nav = screen.query_one("#exam-nav", OptionList)
+        assert "✗" in str(nav.get_option_at_index(3).prompt)
+        assert exam.unreadable == ["t-numeric"] and not exam.is_answered("t-numeric")
+
+        # The unit may follow the number, and its letters are typed even where the exam
+        # takes them (n, p, f, g): `128 params` stays in the box, and counts.
+        screen.query_one("#answer", Input).value = ""
+        await pilot.press(*"1048576 params")
+        await wait_for(pilot, lambda: "1 answered" in label(screen, "#exam-position"))
+        assert screen.query_one("#answer", Input).value == "1048576 params"
+        assert screen.question.id == "t-numeric"  # the p did not go back a question
+        assert not hint.has_class("-error") and exam.unreadable == []
+        assert "●" in str(nav.get_option_at_index(3).prompt)
+
+        # After a complete number and a space, n is the exam's again.
+        screen.query_one("#answer", Input).value = "1048576 "
+        screen.query_one("#answer", Input).cursor_position = 8
+        await pilot.press("n")
+        await at(pilot, screen, "t-numeric-derived")
+
+    drive(app, scenario, size=(80, 24))

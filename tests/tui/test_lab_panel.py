@@ -184,7 +184,11 @@ def test_series_is_plotted(lab: LabService) -> None:
         await wait_until(pilot, lambda: len(app.completed) == 1)
         plot = app.query_one(PlotWidget)
         lines = app.completed[0].result.series.lines  # type: ignore[union-attr]
-        await wait_until(pilot, lambda: len(plot._datasets) == len(lines))
+        # One line plot a series line (each also has its markers, drawn as a scatter).
+        await wait_until(
+            pilot,
+            lambda: sum(type(d).__name__ == "LinePlot" for d in plot._datasets) == len(lines),
+        )
         assert plot.styles.height is not None and plot.styles.height.value == 12
         caption = str(app.query_one(".lab-plot-caption", Static).content)
         assert "(log scale)" in caption  # variance_drift asks for a log y axis

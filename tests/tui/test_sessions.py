@@ -248,7 +248,7 @@ def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> 
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("question_mark")
         await pilot.pause()
-        help_text = text_of(app.screen.query_one("#help-text"))
+        help_text = " ".join(text_of(label) for label in app.screen.query("#help-text Label"))
         assert "Everything" in help_text and "Again, Hard, Good, Easy" in help_text
         await pilot.press("escape")
         titles = [c.title for c in app.get_system_commands(app.screen)]

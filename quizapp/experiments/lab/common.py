@@ -33,10 +33,6 @@ def round_sig(value: float, digits: int = 4) -> float:
     return float(f"{value:.{digits}g}")
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
 def heads_for(d_model: int) -> int:
     """A head count that divides d_model: 4 when it can, else 2, else 1."""
     return next(h for h in (4, 2, 1) if d_model % h == 0)

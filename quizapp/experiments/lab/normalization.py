@@ -9,9 +9,10 @@ import torch
 from torch import nn
 
 from quizapp.experiments.context import Context
-from quizapp.experiments.lab.common import glorot_normal_, heads_for, plural, round_sig, variance
+from quizapp.experiments.lab.common import glorot_normal_, heads_for, round_sig, variance
 from quizapp.experiments.result import Result, Series, Table
 from quizapp.reference import LayerNorm, TransformerBlock
+from quizapp.wording import plural
 
 # --------------------------------------------------------------------------------------------
 # variance_drift

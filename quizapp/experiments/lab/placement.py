@@ -15,7 +15,7 @@ from torch import Tensor, nn
 from torch.overrides import TorchFunctionMode
 
 from quizapp.experiments.context import Context
-from quizapp.experiments.lab.common import glorot_normal_, heads_for, plural, round_sig, variance
+from quizapp.experiments.lab.common import glorot_normal_, heads_for, round_sig, variance
 from quizapp.experiments.result import Result, Series, Table
 from quizapp.reference import (
     FeedForward,
@@ -26,6 +26,7 @@ from quizapp.reference import (
     to_torch_encoder,
     to_torch_layer,
 )
+from quizapp.wording import plural
 
 BATCH, SEQ = 2, 16  # tokens pushed through ln_placement's stacks
 POSITIONS = ("post", "pre")

@@ -33,7 +33,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from quizapp.bank.grading import NumberFormatError, parse_number
-from quizapp.bank.model import ComputeSpec, Question, QuestionType
+from quizapp.bank.model import ComputeSpec, NumericQuestion, Question, QuestionType
 from quizapp.bank.session import Attempt
 from quizapp.exam.session import (
     NO_ANSWER,
@@ -43,21 +43,27 @@ from quizapp.exam.session import (
     format_duration,
 )
 from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.literal import literal, one_line
 from quizapp.tui.screens.review import ReviewScreen
-from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, read_answer
+from quizapp.tui.widgets.answer_input import (
+    answer_widget,
+    choice_answer,
+    numeric_hint,
+    read_answer,
+)
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.wording import plural
 
+EXAM_ENTER = "Enter keep it and go on"
 EXAM_HINTS = {
-    QuestionType.SINGLE_CHOICE: "1–9 pick · Enter keep it and go on",
-    QuestionType.MULTIPLE_CHOICE: "Select all that apply: 1–9 toggle · Enter keep it and go on",
-    QuestionType.TRUE_FALSE: "1 True · 2 False · Enter keep it and go on",
-    QuestionType.NUMERIC: "Type a number (1048576, 1,048,576 or 1.05e6) · Enter keep it and go on",
-    QuestionType.ORDERING: "↑/↓ choose a step · shift+↑/↓ or [ ] move it · Enter keep it and go on",
+    QuestionType.SINGLE_CHOICE: f"1–9 pick · {EXAM_ENTER}",
+    QuestionType.MULTIPLE_CHOICE: f"Select all that apply: 1–9 toggle · {EXAM_ENTER}",
+    QuestionType.TRUE_FALSE: f"1 True · 2 False · {EXAM_ENTER}",
+    QuestionType.ORDERING: f"↑/↓ choose a step · shift+↑/↓ or [ ] move it · {EXAM_ENTER}",
 }
 NAV_HINT = "n/→ next · p/← previous · f flag · g go to · ctrl+s submit"
 PASSTHROUGH = "npfg"  # a number box leaves these to the exam's keys: no number has them
@@ -72,13 +78,18 @@ OnSubmit = Callable[[ExamResult], None]
 class ExamScreen(Screen[None]):
     DEFAULT_CSS = """
     ExamScreen #exam-top { height: 1; padding: 0 1; }
-    ExamScreen #exam-position { width: 1fr; }
+    ExamScreen #exam-position { width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     ExamScreen #exam-timer { width: auto; text-style: bold; padding: 0 1; }
     ExamScreen #exam-timer.-low { background: $warning 40%; }
     ExamScreen #exam-timer.-out { background: $error 50%; }
     ExamScreen #exam-submit { margin-left: 1; min-width: 10; }
     ExamScreen #exam-main { height: 1fr; }
-    ExamScreen #exam-nav { width: 26; height: 1fr; border: round $panel; }
+    ExamScreen #exam-nav {
+        width: 30%; min-width: 29; max-width: 40; height: 1fr; border: round $panel;
+        padding: 0; scrollbar-size-vertical: 1;
+        /* One line per question: a topic too long for the column ends in an ellipsis. */
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ExamScreen #exam-nav:focus { border: round $accent; }
     ExamScreen #exam-body { width: 1fr; height: 1fr; padding: 0 1; }
     ExamScreen #question-meta { color: $text-muted; margin: 1 0 0 1; width: 1fr; }
@@ -97,7 +108,7 @@ class ExamScreen(Screen[None]):
         Binding("left,p", "previous", "Previous"),
         Binding("f", "flag", "Flag"),
         Binding("g", "goto", "Go to"),
-        Binding("ctrl+s", "submit_exam", "Submit exam"),
+        Binding("ctrl+s", "submit_exam", "Submit"),
         Binding("escape", "leave", "Leave exam"),
     ]
 
@@ -139,13 +150,27 @@ class ExamScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.sub_title = self._subtitle()
         self.query_one("#exam-nav", OptionList).border_title = "questions (g)"
+        asked, available = self.exam.requested or 0, len(self.exam.questions)
+        if asked > available:  # --questions 1000: said now, not only in the report
+            self.notify(
+                f"Only {plural(available, 'question')} in the bank can be in an exam "
+                f"(flashcards are left out); asking all {available}.",
+                title="Exam",
+                timeout=8,
+                markup=False,
+            )
         self.exam.start()
         self._timer = self.set_interval(self.tick, self._on_tick, name="exam clock")
         await self.show_question()
 
+    def on_resize(self) -> None:
+        # The position line says less on a narrow terminal (see _refresh_status).
+        if self.state == "asking" and self._showing is not None:
+            self.call_after_refresh(self._refresh_status)
+
     def _subtitle(self) -> str:
         minutes = format_duration(self.exam.duration)
-        return f"{self.exam.title}: {len(self.exam.questions)} questions in {minutes}"
+        return f"{self.exam.title}: {plural(len(self.exam.questions), 'question')} in {minutes}"
 
     @property
     def question(self) -> Question:
@@ -160,19 +185,29 @@ class ExamScreen(Screen[None]):
         question = self.exam.questions[index]
         answered = self.exam.is_answered(question.id)
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{index + 1:>3} ")
-        text.append("● " if answered else "○ ", style="green" if answered else "dim")
-        text.append("⚑ " if question.id in self.exam.flagged else "  ", style="bold yellow")
+        text.append(f"{index + 1:>{len(str(len(self.exam.questions)))}} ")
+        if self.exam.is_unreadable(question.id):
+            # Kept, but not a number: it would be marked wrong, so it does not count as answered.
+            text.append("✗", style="bold red")
+        else:
+            text.append("●" if answered else "○", style="green" if answered else "dim")
+        text.append("⚑" if question.id in self.exam.flagged else " ", style="bold yellow")
+        text.append(" ")
         text.append(question.topic, style="" if answered else "dim")
         return text
 
     def _refresh_status(self) -> None:
         exam = self.exam
-        answered = len(exam.questions) - len(exam.unanswered)
-        self.query_one("#exam-position", Label).update(
-            f"Question {exam.index + 1} of {len(exam.questions)} · {answered} answered"
-            f" · {len(exam.flagged)} flagged"
-        )
+        position = self.query_one("#exam-position", Label)
+        counts = [f"{len(exam.answered)} answered"]
+        if exam.unreadable:  # kept, but not counted as answered: see the ✗ in the list
+            counts.append(f"{len(exam.unreadable)} not a number")
+        counts.append(f"{len(exam.flagged)} flagged")
+        where = f"Question {exam.index + 1} of {len(exam.questions)}"
+        text = " · ".join([where, *counts])
+        if position.size.width and len(text) > position.size.width:  # a narrow terminal
+            text = " · ".join([f"Q {exam.index + 1}/{len(exam.questions)}", *counts])
+        position.update(text)
         nav = self.query_one("#exam-nav", OptionList)
         for index in range(len(exam.questions)):
             nav.replace_option_prompt_at_index(index, self._nav_prompt(index))
@@ -205,7 +240,7 @@ class ExamScreen(Screen[None]):
                 Label(literal(self._meta_text(question)), id="question-meta"),
                 BankMarkdown(question.prompt, id="prompt"),
                 widget,
-                Label(EXAM_HINTS.get(question.type, ""), id="key-hint"),
+                Label(self._hint(question), id="key-hint"),
                 Label(NAV_HINT, id="nav-hint"),
             ]
         )
@@ -215,6 +250,12 @@ class ExamScreen(Screen[None]):
         if isinstance(widget, Input):
             self._check_number(widget.value)
         self.call_after_refresh(self._focus_answer)
+
+    @staticmethod
+    def _hint(question: Question) -> str | Text:
+        if isinstance(question, NumericQuestion):
+            return numeric_hint(question, EXAM_ENTER)
+        return EXAM_HINTS.get(question.type, "")
 
     def _focus_answer(self) -> None:
         answer = self.query("#answer")
@@ -296,14 +337,16 @@ class ExamScreen(Screen[None]):
         if not hint:
             return True
         label = hint.first(Label)
+        question = self.question
+        unit = question.answer.unit if isinstance(question, NumericQuestion) else None
         try:
             if text.strip():
-                parse_number(text)
+                parse_number(text, unit)
         except NumberFormatError as exc:
             label.update(literal(f"{exc}: as typed, this answer would be marked wrong"))
             label.add_class("-error")
             return False
-        label.update(EXAM_HINTS[QuestionType.NUMERIC])
+        label.update(self._hint(question))
         label.remove_class("-error")
         return True
 
@@ -390,7 +433,7 @@ class ExamScreen(Screen[None]):
             f"{len(flagged)} flagged for review" + (f": {numbers}" if flagged else ""),
         ]
         if unreadable:
-            lines.append(f"{len(unreadable)} numeric answer(s) not a number (marked wrong)")
+            lines.append(f"{plural(len(unreadable), 'numeric answer')} not a number (marked wrong)")
         lines.append(f"{exam.remaining_text()}; answers cannot change after.")
         detail = "\n".join(lines)
 
@@ -472,7 +515,7 @@ class ExamScreen(Screen[None]):
         runs = len({_run_key(spec) for spec in derived.values()})
         status = "Grading…"
         if runs:
-            status += f" running {runs} live computation(s) for the computed answers"
+            status += f" running {plural(runs, 'live computation')} for the computed answers"
             if not self.lab.ready.is_set():
                 status += f" ({self.lab.status})"
         body.mount(Static(literal(status), id="exam-grading"))
@@ -569,7 +612,9 @@ class ExamReportScreen(Screen[None]):
     ExamReportScreen #exam-verdict.-fail { background: $error 35%; }
     ExamReportScreen #exam-facts, ExamReportScreen #exam-notes { color: $text-muted; }
     ExamReportScreen #exam-by-topic { height: auto; max-height: 12; }
-    ExamReportScreen #exam-missed { height: 1fr; min-height: 4; }
+    ExamReportScreen #exam-missed {
+        height: 1fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
 
     BINDINGS = [Binding("escape,h", "home", "Home")]
@@ -635,7 +680,8 @@ class ExamReportScreen(Screen[None]):
         asked = len(result.attempts) + len(result.unscored)
         if asked < result.requested:
             notes.append(
-                f"Asked for {result.requested} questions; the bank had {asked} an exam can use."
+                f"Asked for {plural(result.requested, 'question')}; "
+                f"the bank had {asked} an exam can use."
             )
         if result.unscored:
             notes.append(
@@ -646,14 +692,16 @@ class ExamReportScreen(Screen[None]):
 
     def _missed_prompt(self, attempt: Attempt) -> Text:
         question = attempt.question
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")
         text.append("✗ ", style="bold red")
-        text.append(f"{question.id}: ", style="bold")
-        text.append(_first_line(question.prompt))
-        if attempt.grade.given == NO_ANSWER:
-            text.append("  (no answer)", style="dim")
+        # The marks before the prompt: on one line the prompt's end may be cut (with a …).
         if question.id in self.result.flagged:
-            text.append("  ⚑", style="bold yellow")
+            text.append("⚑ ", style="bold yellow")
+        text.append(question.id, style="bold")
+        if attempt.grade.given == NO_ANSWER:
+            text.append(" (no answer)", style="dim")
+        text.append(": ")
+        text.append(one_line(question.prompt))
         return text
 
     def on_mount(self) -> None:
@@ -679,11 +727,6 @@ class ExamReportScreen(Screen[None]):
 
     def action_home(self) -> None:
         self.app.pop_screen()
-
-
-def _first_line(markdown: str, width: int = 60) -> str:
-    line = " ".join(markdown.strip().split())
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 __all__ = ["ExamReportScreen", "ExamReviewScreen", "ExamScreen"]

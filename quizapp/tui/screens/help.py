@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from collections.abc import Iterator
+
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Label
+
+from quizapp.tui.literal import literal
 
 Section = tuple[str, list[tuple[str, str]]]
 
@@ -44,18 +48,28 @@ EVERYWHERE: Section = (
 )
 
 
-def render_sections(sections: list[Section]) -> str:
-    lines: list[str] = ["[b]Keys[/b]", ""]
+def help_rows(sections: list[Section]) -> Iterator[Widget]:
+    """The keys, section by section: a key column, and descriptions that wrap under themselves
+    (hanging), not under the keys."""
+    yield Label("Keys", classes="help-heading")
     for title, rows in sections:
         if not rows:
             continue
-        lines.append(f"[b $accent]{escape(title)}[/]")
-        lines.extend(f"  [b]{escape(key):<22}[/b] {escape(what)}" for key, what in rows)
-        lines.append("")
-    return "\n".join(lines)
+        yield Label(literal(title), classes="help-section")
+        for key, what in rows:
+            with Horizontal(classes="help-row"):
+                yield Label(literal(key), classes="help-key")
+                yield Label(literal(what), classes="help-what")
 
 
 class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen .help-heading { text-style: bold; margin-bottom: 1; }
+    HelpScreen .help-section { text-style: bold; color: $accent; margin-top: 1; }
+    HelpScreen .help-row { height: auto; }
+    HelpScreen .help-key { width: 24; padding-left: 2; text-style: bold; }
+    HelpScreen .help-what { width: 1fr; }
+    """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def __init__(self, bindings: list[tuple[str, str]]) -> None:
@@ -63,5 +77,5 @@ class HelpScreen(ModalScreen[None]):
         self.sections = [ANSWERING, LAB, ("On this screen", bindings), EVERYWHERE]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog help-dialog"):
-            yield Static(render_sections(self.sections), id="help-text")
+        with VerticalScroll(classes="dialog help-dialog", id="help-text"):
+            yield from help_rows(self.sections)

@@ -10,13 +10,18 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Swi
 
 from quizapp.bank import Bank
 from quizapp.tui.literal import literal
+from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.readiness_line import ReadinessLine
+from quizapp.wording import plural
 
 ALL_DECKS = "__all__"
 
 
 class HomeScreen(Screen[None]):
+    # Below 120 columns the session options go under the decks (app.tcss: .-narrow), so
+    # that the deck table has the whole width.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
         Binding("enter", "start_highlighted", "Start deck", priority=False),
         Binding("d", "drill", "Drill"),
@@ -42,11 +47,22 @@ class HomeScreen(Screen[None]):
         with Horizontal(id="home-body"):
             with Vertical(id="deck-pane"):
                 yield Label("Decks", classes="pane-title")
-                yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
+                # Titles and domains give way with an ellipsis before a column is cut off.
+                yield FittedTable(
+                    id="decks", cursor_type="row", zebra_stripes=True, shrinkable=("Deck", "Domain")
+                )
+                # Under the decks, where a file's path has the width to read whole. Always
+                # there, hidden while there is nothing to say: live reload can fill it.
+                yield Label(
+                    self._problems_title(), id="problems-title", classes="pane-title problem-title"
+                )
+                with VerticalScroll(id="problems-scroll"):
+                    # Not markup: YAML messages quote brackets, and codes look like tags.
+                    yield Static(self._problems_text(), id="problems", markup=False)
             with VerticalScroll(id="side-pane"):
                 yield Label("Session", classes="pane-title")
                 with Horizontal(classes="option-row"):
-                    yield Label("Questions (blank = all)", classes="option-label")
+                    yield Label("Questions\n(blank = all)", classes="option-label")
                     yield Input(
                         str(self.initial_length or ""),
                         placeholder="all",
@@ -58,12 +74,6 @@ class HomeScreen(Screen[None]):
                     yield Label("Shuffle", classes="option-label")
                     yield Switch(value=self.initial_shuffle, id="shuffle")
                 yield Static(self._help_text(), id="home-help")
-                # Always there, hidden while there is nothing to say: live reload can fill it.
-                yield Label(
-                    self._problems_title(), id="problems-title", classes="pane-title problem-title"
-                )
-                # Not markup: YAML messages quote brackets, and codes look like tags.
-                yield Static(self._problems_text(), id="problems", markup=False)
         yield Footer()
 
     def _problems_title(self) -> str:
@@ -95,7 +105,8 @@ class HomeScreen(Screen[None]):
         if self.bank.errors:
             files = len({d.path for d in self.bank.errors})
             self.notify(
-                f"{len(self.bank.errors)} problem(s) in {files} bank file(s); the rest loaded.",
+                f"{plural(len(self.bank.errors), 'problem')} in {plural(files, 'bank file')}; "
+                "the rest loaded.",
                 title="Bank problems",
                 severity="warning",
                 timeout=8,
@@ -110,13 +121,17 @@ class HomeScreen(Screen[None]):
             self._fill_rows()
 
     def _show_problems(self) -> None:
-        self.sub_title = f"{len(self.bank.questions)} questions in {len(self.bank.decks)} decks"
+        bank = self.bank
+        self.sub_title = (
+            f"{plural(len(bank.questions), 'question')} in {plural(len(bank.decks), 'deck')}"
+        )
         errors = bool(self.bank.errors)
         title = self.query_one("#problems-title", Label)
         problems = self.query_one("#problems", Static)
         title.update(self._problems_title())
         problems.update(self._problems_text())
         title.display = problems.display = errors
+        self.query_one("#problems-scroll").display = errors
 
     def show_counts(self, counts: dict[str, tuple[int, int]]) -> None:
         self._counts = counts
@@ -177,8 +192,26 @@ class HomeScreen(Screen[None]):
 
     @property
     def session_length(self) -> int | None:
+        """The length in the Questions box: None when blank (all the questions)."""
         raw = self.query_one("#length", Input).value.strip()
         return int(raw) if raw.isdigit() and int(raw) > 0 else None
+
+    def _length_is_usable(self) -> bool:
+        """Blank or 1 and more. 0 (or less) is refused out loud rather than read as "all"."""
+        box = self.query_one("#length", Input)
+        raw = box.value.strip()
+        if not raw or self.session_length is not None:
+            return True
+        self.notify(
+            f"{raw} questions is no session: type how many (1 or more), or leave the box "
+            "blank for all of them.",
+            title="Questions",
+            severity="warning",
+            timeout=6,
+            markup=False,
+        )
+        box.focus()
+        return False
 
     @property
     def shuffle(self) -> bool:
@@ -193,8 +226,9 @@ class HomeScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Enter after typing a length means "go": start the highlighted deck with it.
-        self.query_one("#decks", DataTable).focus()
-        self.action_start_highlighted()
+        if self._length_is_usable():
+            self.query_one("#decks", DataTable).focus()
+            self.action_start_highlighted()
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -211,11 +245,16 @@ class HomeScreen(Screen[None]):
         self._start(ALL_DECKS)
 
     def _start(self, deck_key: str | None) -> None:
+        if not self._length_is_usable():
+            return
         decks = () if deck_key in (None, ALL_DECKS) else (deck_key,)
         self.app.start_session(deck_ids=decks, length=self.session_length, shuffle=self.shuffle)  # type: ignore[attr-defined]
 
     def action_pick_tags(self) -> None:
         from quizapp.tui.screens.tag_picker import TagPicker
+
+        if not self._length_is_usable():
+            return
 
         def chosen(tags: list[str] | None) -> None:
             if tags:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -33,7 +34,7 @@ from quizapp.bank.model import (
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal, with_markup
-from quizapp.tui.widgets.answer_input import answer_widget, choice_answer
+from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, numeric_hint
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
@@ -41,12 +42,12 @@ from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
+from quizapp.wording import plural
 
 KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
     QuestionType.MULTIPLE_CHOICE: "Select all that apply: 1–9 toggle · Enter submit",
     QuestionType.TRUE_FALSE: "1 True · 2 False · Enter submit",
-    QuestionType.NUMERIC: "Type a number: 1048576, 1,048,576 and 2^20 all read the same · Enter submit",
     QuestionType.ORDERING: "↑/↓ choose a step · shift+↑/↓ or [ ] move it · Enter submit",
     QuestionType.FLASHCARD: "Space reveal the back, then grade it: 1 Again · 2 Hard · 3 Good · 4 Easy",
 }
@@ -346,7 +347,8 @@ class QuizScreen(Screen[None]):
 
         answered = len(self.session.attempts)
         self.app.push_screen(
-            Confirm("Leave this session?", f"{answered} answer(s) given so far are kept."), leave
+            Confirm("Leave this session?", f"Kept: {plural(answered, 'answer')} given so far."),
+            leave,
         )
 
     @property
@@ -354,14 +356,7 @@ class QuizScreen(Screen[None]):
         return not self.session.finished and bool(self.session.attempts or self.state != "asking")
 
 
-def _hint(question: Question) -> str:
-    hint = KEY_HINTS[question.type]
+def _hint(question: Question) -> str | Text:
     if isinstance(question, NumericQuestion):
-        answer = question.answer
-        if answer.relative_tolerance:
-            hint += f" · within {answer.relative_tolerance:.2%}"
-        elif answer.tolerance:
-            hint += f" · within ±{answer.tolerance:g}"
-        else:
-            hint += " · exact"
-    return hint
+        return numeric_hint(question, "Enter submit")
+    return KEY_HINTS[question.type]

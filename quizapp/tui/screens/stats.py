@@ -21,14 +21,16 @@ from textual_plot import HiResMode, NumericAxisFormatter
 from quizapp.experiments.result import Series
 from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
+from quizapp.wording import plural
 
 
 def percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+# Bar widths (of a day) and their keys in the caption: wide, then narrow inside it.
+BAR_WIDTHS = (0.8, 0.4)
+BAR_KEYS = ("██", "▐█")
 
 
 class CountAxisFormatter(NumericAxisFormatter):
@@ -83,7 +85,7 @@ class DailyCountPlot(SeriesPlot):
         for i, label in enumerate(self.series.lines):
             if i:
                 text.append("   ")
-            text.append("██ ", style=colours[i % len(colours)])
+            text.append(f"{BAR_KEYS[min(i, len(BAR_KEYS) - 1)]} ", style=colours[i % len(colours)])
             text.append(label)
         return text
 
@@ -97,7 +99,9 @@ class DailyCountPlot(SeriesPlot):
             self.bar(
                 series.x,
                 ys,
-                width=0.7,
+                # Each later bar narrower, inside the one before: told apart by shape as well
+                # as colour (correct inside answered).
+                width=BAR_WIDTHS[min(i, len(BAR_WIDTHS) - 1)],
                 bar_style=colours[i % len(colours)],
                 hires_mode=HiResMode.QUADRANT,
                 label=label,

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.literal import literal, one_line
 from quizapp.tui.widgets.history_status import HistoryStatus
 
 
@@ -47,7 +47,7 @@ class SummaryScreen(Screen[None]):
                 yield OptionList(
                     *(
                         Option(
-                            literal(f"{a.question.id}: {_first_line(a.question.prompt)}"), id=str(i)
+                            literal(f"{a.question.id}: {one_line(a.question.prompt)}"), id=str(i)
                         )
                         for i, a in enumerate(missed)
                     ),
@@ -87,8 +87,3 @@ class SummaryScreen(Screen[None]):
             return
         self.app.pop_screen()
         self.app.start_session(questions=missed, title="Retry missed")  # type: ignore[attr-defined]
-
-
-def _first_line(markdown: str, width: int = 70) -> str:
-    line = " ".join(markdown.strip().split())
-    return line if len(line) <= width else line[: width - 1] + "…"

@@ -13,6 +13,7 @@ from textual.widgets import Label, SelectionList
 
 from quizapp.bank.model import Question
 from quizapp.tui.literal import literal
+from quizapp.tui.widgets.toggles import MarkedSelectionList
 
 
 class SuspendedCards(ModalScreen[list[str] | None]):
@@ -36,7 +37,7 @@ class SuspendedCards(ModalScreen[list[str] | None]):
 
         with Vertical(classes="dialog"):
             yield Label("Suspended: space selects, Enter brings back, Esc cancels")
-            yield SelectionList[str](*((label(q), q) for q in self.suspended), id="suspended")
+            yield MarkedSelectionList[str](*((label(q), q) for q in self.suspended), id="suspended")
 
     def action_confirm(self) -> None:
         chosen = list(self.query_one("#suspended", SelectionList).selected)

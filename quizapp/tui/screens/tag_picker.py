@@ -12,6 +12,7 @@ from textual.widgets import Label, SelectionList
 
 from quizapp.bank import Bank
 from quizapp.tui.literal import literal
+from quizapp.tui.widgets.toggles import MarkedSelectionList
 
 
 class TagPicker(ModalScreen[list[str] | None]):
@@ -27,7 +28,7 @@ class TagPicker(ModalScreen[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Quiz these tags (space toggles, enter starts, escape cancels)")
-            yield SelectionList[str](
+            yield MarkedSelectionList[str](
                 *((literal(f"{tag} ({n})"), tag) for tag, n in sorted(self.counts.items())),
                 id="tags",
             )

@@ -7,9 +7,11 @@ as displayed; `display_order` maps them back to the file's order, which grading 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.binding import BindingType
 from textual.widget import Widget
@@ -21,6 +23,7 @@ from quizapp.bank.grading import (
     NumericAnswerText,
     OrderingAnswer,
     TrueFalseAnswer,
+    could_be_unit,
 )
 from quizapp.bank.model import (
     ChoiceQuestion,
@@ -31,6 +34,7 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
+from quizapp.tui.literal import literal
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.ordering_list import OrderingList
 
@@ -40,32 +44,70 @@ NUMBER_CHARACTERS = frozenset("0123456789.,_ eE+-^\u202f")
 
 
 class NumberInput(Input):
-    """An Input for a number that leaves some letters to the screen's keys.
+    """An Input for a number (and the question's unit) that leaves some letters to the
+    screen's keys.
 
     `passthrough`: characters (never part of a number) that are not typed but go on to
-    the bindings, so a screen's `n`/`p` work while the box has focus. Every other letter is
-    typed (so `u`, `b`, `q` never undo, bury or quit from here); Escape leaves the box.
+    the bindings, so a screen's `n`/`p` work while the box has focus. Only while they do
+    not continue the `unit` being typed: `n` in `128 dimen` is typed, after `128 ` it is
+    the exam's next question. Every other letter is typed (so `u`, `b`, `q` never undo,
+    bury or quit from here); Escape leaves the box.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [LEAVE_FIELD]
 
-    def __init__(self, *args, passthrough: str = "", **kwargs) -> None:
+    def __init__(self, *args, passthrough: str = "", unit: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.passthrough = frozenset(passthrough) - NUMBER_CHARACTERS
+        self.unit = unit
+
+    def _passes_through(self, character: str | None) -> bool:
+        if character is None or character not in self.passthrough:
+            return False
+        if self.unit is None:
+            return True
+        before = self.value[: self.cursor_position] + character
+        word = re.search(r"[^\W\d_]+$", before)
+        return word is None or not could_be_unit(word.group(), self.unit)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        if character is not None and character in self.passthrough:
+        if self._passes_through(character):
             return False
         return super().check_consume_key(key, character)
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.is_printable and event.character in self.passthrough:
+        if event.is_printable and self._passes_through(event.character):
             # Not typed (Input's own handler is skipped) and not stopped: it bubbles on up
             # to the screen's bindings.
             event.prevent_default()
 
     def action_leave_field(self) -> None:
         leave_field(self)
+
+
+def numeric_hint(question: NumericQuestion, enter: str) -> Text:
+    """What a number box takes, and how close an answer must be: `enter` says what Enter does.
+
+    A rounded answer (1.05e6 for 1,048,576) is graded against the question's tolerance, so the
+    hint says how strict that is.
+    """
+    answer = question.answer
+    unit = f", the unit ({answer.unit}) optional" if answer.unit else ""
+    if answer.relative_tolerance:
+        closeness = f"within {answer.relative_tolerance:.2%} of the key"
+    elif answer.tolerance:
+        closeness = f"within ±{answer.tolerance:g} of the key"
+    else:
+        closeness = ""
+    strictness = (
+        f"Marked right {closeness}: a rounded answer (1.05e6) counts if it is that close."
+        if closeness
+        else "Marked exactly: a rounded answer (1.05e6 for 1,048,576) is wrong here."
+    )
+    # As literal text: the unit comes from the bank, and a bank's text is never markup.
+    return literal(
+        f"Type a number: 1048576, 1,048,576, 1 048 576 or 2^20{unit} · {enter}\n{strictness}"
+    )
 
 
 def answer_widget(
@@ -97,10 +139,14 @@ def answer_widget(
             widget.selected = {0 if answer.value else 1}
         return widget
     if isinstance(question, NumericQuestion):
-        unit = f" ({question.answer.unit})" if question.answer.unit else ""
+        unit = question.answer.unit
         value = answer.text if isinstance(answer, NumericAnswerText) else ""
         return NumberInput(
-            value=value, placeholder=f"your answer{unit}", id=id, passthrough=passthrough
+            value=value,
+            placeholder=f"your answer ({unit})" if unit else "your answer",
+            id=id,
+            passthrough=passthrough,
+            unit=unit,
         )
     if isinstance(question, OrderingQuestion):
         order = order or tuple(range(len(question.steps)))
@@ -150,5 +196,6 @@ __all__ = [
     "NumberInput",
     "answer_widget",
     "choice_answer",
+    "numeric_hint",
     "read_answer",
 ]

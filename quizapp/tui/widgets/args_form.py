@@ -24,6 +24,7 @@ from textual.widgets import Checkbox, Input, Label, Select
 
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec
 from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
+from quizapp.tui.widgets.toggles import MarkedCheckbox
 
 
 class ArgsForm(Widget):
@@ -129,7 +130,9 @@ class ArgsForm(Widget):
             )
         if arg.kind == "bool":
             # The doc as the label: the name is already on the left, and a bare box says little.
-            return Checkbox(arg.doc, value=bool(state), compact=True, id=widget_id, tooltip=tooltip)
+            return MarkedCheckbox(
+                arg.doc, value=bool(state), compact=True, id=widget_id, tooltip=tooltip
+            )
         input_type = {"int": "integer", "float": "number"}.get(arg.kind, "text")
         placeholder = "blank: default" if arg.default is None else f"default {arg.default}"
         return Input(

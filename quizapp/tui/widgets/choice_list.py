@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
+
+from quizapp.tui.widgets.hanging import hanging
 
 
 class ChoiceList(Widget, can_focus=True):
@@ -27,7 +30,9 @@ class ChoiceList(Widget, can_focus=True):
         *(Binding(str(n), f"pick({n})", f"Pick {n}", show=False) for n in range(1, 10)),
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),
-        Binding("enter", "submit", "Answer", priority=False),
+        # Out of the footer (the hint under the options says what Enter does), so that the
+        # screen's own keys fit at 80 columns; `?` still lists it.
+        Binding("enter", "submit", "Answer", priority=False, show=False),
     ]
 
     highlighted: reactive[int] = reactive(0)
@@ -51,12 +56,11 @@ class ChoiceList(Widget, can_focus=True):
             yield Static(self._render_label(number, marker, label), classes="choice")
 
     @staticmethod
-    def _render_label(number: int, marker: str, label: str) -> Text:
-        text = Text()
-        text.append(f"{number}. ", style="bold")
-        text.append(f"{marker} ")
-        text.append(label)
-        return text
+    def _render_label(number: int, marker: str, label: str) -> Table:
+        prefix = Text()
+        prefix.append(f"{number}. ", style="bold")
+        prefix.append(f"{marker} ")
+        return hanging(prefix, Text(label))
 
     def on_mount(self) -> None:
         self._refresh_rows()

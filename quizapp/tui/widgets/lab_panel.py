@@ -575,8 +575,10 @@ class LabPanel(Vertical):
         error.set_class(bool(text), "-shown")
 
     def _set_arg_error(self, argument: str | None, text: str | None) -> None:
-        # Lead with the argument's name: the rule's message may name two arguments.
-        shown = f"{argument}: {text}" if argument and text else text or ""
+        # Lead with the argument's name (a rule's message may name two arguments), unless
+        # the message already does: `d_model must be at most 65,536`, not `d_model: d_model…`.
+        named = bool(argument and text and text.startswith(f"{argument} "))
+        shown = f"{argument}: {text}" if argument and text and not named else text or ""
         self.query_one("#lab-arg-error", Static).update(literal(shown))
         if self._form is not None:
             self._form.mark_invalid(argument if text else None)

@@ -11,6 +11,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from quizapp.tui.widgets.hanging import hanging
+
 
 class OrderingList(Widget, can_focus=True):
     DEFAULT_CSS = """
@@ -24,9 +26,10 @@ class OrderingList(Widget, can_focus=True):
     BINDINGS = [
         Binding("up,k", "cursor(-1)", "Up", show=False),
         Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("shift+up,[,K", "carry(-1)", "Move step up"),
-        Binding("shift+down,],J", "carry(1)", "Move step down"),
-        Binding("enter", "submit", "Submit"),
+        # Out of the footer, as the hint under the steps says all this; `?` still lists them.
+        Binding("shift+up,[,K", "carry(-1)", "Move step up", show=False),
+        Binding("shift+down,],J", "carry(1)", "Move step down", show=False),
+        Binding("enter", "submit", "Submit", show=False),
     ]
 
     cursor: reactive[int] = reactive(0)
@@ -56,10 +59,8 @@ class OrderingList(Widget, can_focus=True):
 
     def _refresh_rows(self) -> None:
         for position, row in enumerate(self.query(".step").results(Static)):
-            text = Text()
-            text.append(f"{position + 1}. ", style="bold")
-            text.append(self.items[position][1])
-            row.update(text)
+            prefix = Text(f"{position + 1}. ", style="bold")
+            row.update(hanging(prefix, Text(self.items[position][1])))
             row.set_class(position == self.cursor and not self.locked, "-cursor")
 
     def watch_cursor(self) -> None:

@@ -17,6 +17,7 @@ from textual_plot import HiResMode, NumericAxisFormatter, PlotWidget
 from quizapp.experiments.result import Result, Series, Value
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
+from quizapp.tui.widgets.plot_markers import marked_points, marker_for
 
 # Theme variables, in the order lines take them; resolved against the running theme.
 LINE_COLOURS = ("primary", "warning", "success", "error", "accent", "secondary", "foreground")
@@ -117,17 +118,20 @@ class SeriesPlot(PlotWidget, can_focus=False):
         series = self.series
         self.clear()
         colours = self.colours()
-        for i, (label, ys) in enumerate(series.lines.items()):
-            if series.log_y:
-                # Non-positive values have no logarithm; NaN makes textual-plot drop the point.
-                ys = tuple(math.log10(y) if y > 0 else math.nan for y in ys)
-            self.plot(
-                series.x,
-                ys,
-                line_style=colours[i % len(colours)],
-                hires_mode=HiResMode.BRAILLE,
-                label=label,
-            )
+        lines = list(series.lines.items())
+        if series.log_y:
+            # Non-positive values have no logarithm; NaN makes textual-plot drop the point.
+            lines = [
+                (k, tuple(math.log10(y) if y > 0 else math.nan for y in ys)) for k, ys in lines
+            ]
+        for i, (label, ys) in enumerate(lines):
+            colour = colours[i % len(colours)]
+            self.plot(series.x, ys, line_style=colour, hires_mode=HiResMode.BRAILLE, label=label)
+        for i, (_, ys) in enumerate(lines):
+            # After every line, so that none draws over them: each line's own marker on a few
+            # of its points, so the lines differ by more than colour.
+            xs, marked = marked_points(series.x, ys, i, len(lines))
+            self.scatter(xs, marked, marker=marker_for(i), marker_style=colours[i % len(colours)])
         if series.log_y:
             self.set_y_formatter(LogAxisFormatter())
 
@@ -144,7 +148,7 @@ class SeriesPlot(PlotWidget, can_focus=False):
         colours = self.colours()
         for i, label in enumerate(series.lines):
             text.append("\n" if i == 0 else "   ")
-            text.append("━━ ", style=colours[i % len(colours)])
+            text.append(f"━{marker_for(i)}━ ", style=colours[i % len(colours)])
             text.append(label)
         return text
 

@@ -1,0 +1,154 @@
+"""Settings a student meets in the app: the theme is remembered, a session or exam longer than
+the bank says so, 0 questions is refused, and q in a preview asks first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandList
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from quizapp.bank import load_bank
+from quizapp.srs.config import load_settings
+from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.confirm import Confirm
+from quizapp.tui.screens.exam import ExamScreen
+from quizapp.tui.screens.home import HomeScreen
+from quizapp.tui.screens.quiz import QuizScreen
+from tests.conftest import CORPUS
+from tests.tui.test_sessions import drive, wait_for
+
+SIZE = (80, 24)
+
+
+def make_app(**options: object) -> QuizApp:
+    bank = load_bank([CORPUS / "good"])
+    return QuizApp(bank, AppOptions(device="cpu", warm_up=False, shuffle=False, **options))  # type: ignore[arg-type]
+
+
+def first_hit(app: QuizApp) -> str:
+    """The command palette's highlighted hit, as text ("" while there is none)."""
+    hits = app.screen.query(CommandList)
+    if not hits or hits.first().highlighted is None:
+        return ""
+    option = hits.first().get_option_at_index(hits.first().highlighted)
+    return str(getattr(option.prompt, "plain", option.prompt)).splitlines()[0]
+
+
+def notes(app: QuizApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def test_a_theme_picked_in_the_palette_is_written_to_the_config(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("# mine\nnew_cards_per_day = 7\n")
+    app = make_app(theme="dracula", config_path=config)  # as `--theme dracula` would
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.pause()
+        assert "theme" not in config.read_text()  # --theme is for this run only
+        # The palette's theme list, by keys: ctrl+p, the theme command, then a theme.
+        await pilot.press("ctrl+p")
+        await pilot.press(*"theme")
+        await wait_for(pilot, lambda: "theme" in first_hit(app).lower())
+        await pilot.press("enter")
+        await pilot.press(*"nord")
+        await wait_for(pilot, lambda: first_hit(app) == "nord")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.theme == "nord")
+        await wait_for(pilot, lambda: 'theme = "nord"' in config.read_text())
+
+    drive(app, scenario, size=SIZE)
+    assert config.read_text() == '# mine\nnew_cards_per_day = 7\ntheme = "nord"\n'
+    assert load_settings(config).theme == "nord"
+
+
+def test_a_theme_that_cannot_be_written_applies_for_the_run_and_says_so(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("new_cards_per_day = = 7\n")  # broken: being edited, left alone
+    app = make_app(config_path=config)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.theme = "gruvbox"
+        await wait_for(pilot, lambda: any("this run only" in n for n in notes(app)))
+        assert app.theme == "gruvbox"
+
+    drive(app, scenario, size=SIZE)
+    assert config.read_text() == "new_cards_per_day = = 7\n"
+
+
+def test_a_session_longer_than_the_deck_says_it_asks_them_all() -> None:
+    app = make_app(length=1000)  # --length 1000
+    total = len(load_bank([CORPUS / "good"]).questions)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        assert len(app.screen.session.questions) == total
+        assert f"Only {total} questions in All decks; asking all {total}." in notes(app)
+
+    drive(app, scenario, size=SIZE)
+
+
+def test_zero_in_the_questions_box_is_refused_not_read_as_all() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        box = app.screen.query_one("#length", Input)
+        box.focus()
+        await pilot.press("0", "enter")
+        await wait_for(pilot, lambda: any("0 questions is no session" in n for n in notes(app)))
+        assert isinstance(app.screen, HomeScreen) and box.has_focus
+        await pilot.press("a")  # typed into the box, which takes digits only: still home
+        app.screen.query_one("#decks").focus()
+        await pilot.press("a")  # everything: still refused while the box says 0
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        box.value = ""  # blank: every question, as the label says
+        app.screen.query_one("#decks").focus()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+
+    drive(app, scenario, size=SIZE)
+
+
+def test_an_exam_longer_than_the_bank_says_so_at_the_start() -> None:
+    app = make_app(start="exam", exam={"questions": 1000, "seed": 1})
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        screen = app.screen
+        asked = len(screen.exam.questions)
+        assert asked < 1000
+        expected = (
+            f"Only {asked} questions in the bank can be in an exam (flashcards are left out); "
+            f"asking all {asked}."
+        )
+        await wait_for(pilot, lambda: expected in notes(app))
+
+    drive(app, scenario, size=SIZE)
+
+
+def test_q_in_a_preview_asks_before_quitting() -> None:
+    app = make_app(start="preview", preview=("t-tf", "t-single"))
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await pilot.pause()
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+        assert app.screen.question == "Quit the preview?"
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        assert app.is_running
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
+
+    drive(app, scenario, size=SIZE)
