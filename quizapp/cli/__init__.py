@@ -14,6 +14,7 @@ from pathlib import Path
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
+from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.preview import add_preview_command, run_preview
 
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
@@ -49,6 +50,7 @@ APP_DEFAULTS: dict[str, object] = {
     "theme": None,
     "length": None,
     "no_shuffle": False,
+    "default_parameters": False,
 }
 
 
@@ -88,6 +90,19 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
     group.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order", **extra)
 
 
+def add_scheduling_options(
+    group: argparse._ActionsContainer, *, on_subcommand: bool = False
+) -> None:
+    """The options of the commands that schedule answers (quizapp, drill, exam)."""
+    group.add_argument(
+        "--default-parameters",
+        action="store_true",
+        help="schedule with py-fsrs's default parameters this time, not those fitted by "
+        "`quizapp optimize`",
+        **({"default": argparse.SUPPRESS} if on_subcommand else {}),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="quizapp",
@@ -95,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
         "live PyTorch computation.",
     )
     parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
-    add_app_options(parser.add_argument_group("the app (quizapp with no command)"))
+    app_group = parser.add_argument_group("the app (quizapp with no command)")
+    add_app_options(app_group)
+    add_scheduling_options(app_group)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -150,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the app on today's drill: due cards first, then new ones up to the daily limit.",
     )
     add_app_options(drill, on_subcommand=True)
+    add_scheduling_options(drill, on_subcommand=True)
 
     exam = commands.add_parser(
         "exam",
@@ -165,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     exam.add_argument("--seed", type=int, metavar="S", help="the same seed gives the same exam")
     add_app_options(exam, on_subcommand=True)
+    add_scheduling_options(exam, on_subcommand=True)
 
     stats = commands.add_parser(
         "stats",
@@ -179,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_app_options(stats, on_subcommand=True)
 
     add_preview_command(commands, _Parser)
+    add_optimize_command(commands)
     add_authoring_commands(commands, _Parser)
 
     commands.add_parser(
@@ -201,6 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_app(args, start="drill")
         if args.command == "stats":
             return _stats(args)
+        if args.command == "optimize":
+            _fill_app_defaults(args)
+            return run_optimize(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command in AUTHORING_COMMANDS:
@@ -360,6 +383,7 @@ def _run_app(
         theme=args.theme,
         length=args.length,
         shuffle=not args.no_shuffle,
+        default_parameters=args.default_parameters,
     )
     app = QuizApp(bank, options)
     app.run()
