@@ -47,6 +47,7 @@ class AppOptions:
     watch: bool = True  # live reload (needs bank_paths)
     watch_interval: float = 0.4  # seconds between looks at the files
     preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
+    default_parameters: bool = False  # schedule with py-fsrs's defaults, not a stored fit
 
 
 class QuizApp(App[None]):
@@ -66,7 +67,9 @@ class QuizApp(App[None]):
         self.options = options
         self.lab = LabService(options.device)
         # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
-        self.history_writes = HistoryService(self, options.db_path)
+        self.history_writes = HistoryService(
+            self, options.db_path, use_fitted=not options.default_parameters
+        )
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
@@ -516,7 +519,17 @@ class QuizApp(App[None]):
         yield SystemCommand(
             "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
         )
+        yield SystemCommand(
+            "Fit the scheduler to my history",
+            "FSRS's parameters fitted to your reviews (quizapp optimize)",
+            self.action_fit_scheduler,
+        )
         yield SystemCommand("Help: keys", "Every key the app answers to", self.action_help)
+
+    def action_fit_scheduler(self) -> None:
+        from quizapp.tui.screens.fit import open_fit_screen
+
+        open_fit_screen(self)
 
     def _open_lab(self, name: str) -> None:
         from quizapp.tui.screens.lab import LabScreen
