@@ -25,8 +25,8 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
         "optimize",
         help="fit the scheduler to your review history",
         description="Fit FSRS's parameters to your review history with py-fsrs's optimizer. "
-        "It fits on the earlier 80 %% of your reviews and reports the log-loss of the default "
-        "and the fitted parameters on the latest 20 %%, held out. The fit is stored with the "
+        "It fits on the earlier 80 % of your reviews and reports the log-loss of the default "
+        "and the fitted parameters on the latest 20 %, held out. The fit is stored with the "
         "history, and drills schedule with it from then on if it predicts better. It needs "
         "512 reviews given a day or more after the card's previous one.",
     )
