@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -17,14 +16,7 @@ from quizapp.srs.fitting import MIN_LEARNABLE
 from quizapp.srs.store import ReviewStore
 from tests.conftest import REPO
 from tests.srs.simulated_history import FIT_SIZE, simulate_history
-
-
-def fits(db: Path) -> int:
-    connection = sqlite3.connect(db)
-    try:
-        return connection.execute("SELECT COUNT(*) FROM fsrs_fits").fetchone()[0]
-    finally:
-        connection.close()
+from tests.srs.test_fit_store import stored_value
 
 
 @pytest.mark.slow
@@ -61,7 +53,7 @@ def test_the_real_optimizer_fits_a_simulated_student_and_the_fit_is_used(
     assert (
         json.loads(run_cli("stats", "--json", "--db", str(db)).stdout)["fitted_parameters"] is None
     )
-    assert fits(db) == 1  # kept, unused
+    assert stored_value(db, "SELECT COUNT(*) FROM fsrs_fits") == 1  # kept, unused
 
 
 def test_below_the_optimizers_minimum_it_refuses_in_one_line_without_torch(

@@ -50,12 +50,17 @@ def dump(path: Path) -> dict[str, list[tuple]]:
         db.close()
 
 
-def schema_version(path: Path) -> int:
+def stored_value(path: Path, query: str) -> object:
+    """One value read from the file through a connection of its own."""
     db = sqlite3.connect(path)
     try:
-        return db.execute("PRAGMA user_version").fetchone()[0]
+        return db.execute(query).fetchone()[0]
     finally:
         db.close()
+
+
+def schema_version(path: Path) -> object:
+    return stored_value(path, "PRAGMA user_version")
 
 
 @pytest.fixture
