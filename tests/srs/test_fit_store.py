@@ -99,9 +99,11 @@ def version_1_history(tmp_path: Path, monkeypatch) -> Path:
     return path
 
 
-def test_schema_2_adds_the_fits_table_and_nothing_else() -> None:
-    assert SCHEMA_VERSION == 2
-    assert len(MIGRATIONS[2]) == 1 and MIGRATIONS[2][0].lstrip().startswith("CREATE TABLE")
+def test_one_forward_step_adds_the_fits_table_and_nothing_else() -> None:
+    steps = [n for n, sql in MIGRATIONS.items() if any("fsrs_fits" in s for s in sql)]
+    assert len(steps) == 1 and 1 < steps[0] <= SCHEMA_VERSION
+    [statement] = MIGRATIONS[steps[0]]
+    assert statement.lstrip().startswith("CREATE TABLE fsrs_fits")
 
 
 def test_a_version_1_history_upgrades_in_place_and_loses_nothing(version_1_history: Path) -> None:

@@ -63,8 +63,9 @@ def test_the_palette_fits_shows_the_report_and_drills_use_the_fit(
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        screen = await open_fit_screen(pilot)
+        await wait_for(pilot, lambda: app.history is not None)
         assert app.history_writes.parameters is None  # the defaults until a fit
+        screen = await open_fit_screen(pilot)
         await wait_for(pilot, lambda: not screen.running, timeout=60)
         report = shown(screen, "fit-report")
         assert "default parameters" in report and "fitted parameters" in report
