@@ -16,6 +16,7 @@ from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
+from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.preview import add_preview_command, run_preview
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ APP_DEFAULTS: dict[str, object] = {
     "no_shuffle": False,
     "exam_date": None,
     "now": None,
+    "default_parameters": False,
 }
 
 
@@ -95,6 +97,19 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
     group.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order", **extra)
 
 
+def add_scheduling_options(
+    group: argparse._ActionsContainer, *, on_subcommand: bool = False
+) -> None:
+    """The options of the commands that schedule answers (quizapp, drill, exam)."""
+    group.add_argument(
+        "--default-parameters",
+        action="store_true",
+        help="schedule with py-fsrs's default parameters this time, not those fitted by "
+        "`quizapp optimize`",
+        **({"default": argparse.SUPPRESS} if on_subcommand else {}),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="quizapp",
@@ -105,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     app_group = parser.add_argument_group("the app (quizapp with no command)")
     add_app_options(app_group)
     add_exam_date_options(app_group, on_subcommand=False)
+    add_scheduling_options(app_group)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -166,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_app_options(drill, on_subcommand=True)
     add_exam_date_options(drill, on_subcommand=True)
+    add_scheduling_options(drill, on_subcommand=True)
 
     exam = commands.add_parser(
         "exam",
@@ -181,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     exam.add_argument("--seed", type=int, metavar="S", help="the same seed gives the same exam")
     add_app_options(exam, on_subcommand=True)
+    add_scheduling_options(exam, on_subcommand=True)
 
     stats = commands.add_parser(
         "stats",
@@ -196,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_app_options(add_forecast_command(commands), on_subcommand=True)
     add_preview_command(commands, _Parser)
+    add_optimize_command(commands)
     add_authoring_commands(commands, _Parser)
 
     commands.add_parser(
@@ -224,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _stats(args)
         if args.command == "forecast":
             return _forecast(args)
+        if args.command == "optimize":
+            _fill_app_defaults(args)
+            return run_optimize(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command in AUTHORING_COMMANDS:
@@ -388,6 +410,7 @@ def _run_app(
         length=args.length,
         shuffle=not args.no_shuffle,
         config_path=config_path(),  # where a theme picked in the palette is remembered
+        default_parameters=args.default_parameters,
     )
     app = QuizApp(bank, options)
     app.run()

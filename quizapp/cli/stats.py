@@ -125,6 +125,12 @@ def render(stats: Stats, console: Console | None = None) -> None:
     overview.add_row("Due now", str(totals.due_now))
     if totals.exams:
         overview.add_row("Exams", f"{totals.exams_passed} of {totals.exams} passed")
+    overview.add_row(
+        "Scheduler",
+        "FSRS, py-fsrs's default parameters"
+        if stats.fitted is None
+        else f"FSRS {stats.fitted.summary()}",
+    )
     out.print(overview)
 
     per_day = [d.reviews for d in stats.reviews_per_day]

@@ -13,6 +13,7 @@ Flashcards take the student's own grade, 1–4, as Anki does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -54,10 +55,21 @@ def require_aware(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
-def make_scheduler(desired_retention: float = 0.9, *, fuzz: bool = True) -> Scheduler:
+def make_scheduler(
+    desired_retention: float = 0.9,
+    *,
+    fuzz: bool = True,
+    parameters: Sequence[float] | None = None,
+) -> Scheduler:
+    """py-fsrs's scheduler. `parameters`: a set fitted to this history (quizapp/srs/fit_store.py,
+    `active_parameters`); None, py-fsrs's defaults."""
     if not 0.7 <= desired_retention <= 0.99:
         raise ValueError(f"desired retention must be between 0.7 and 0.99, not {desired_retention}")
-    return Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
+    if parameters is None:
+        return Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
+    return Scheduler(
+        parameters=tuple(parameters), desired_retention=desired_retention, enable_fuzzing=fuzz
+    )
 
 
 def review(

@@ -1,12 +1,16 @@
 """The history's schema: `user_version` counts the steps of `MIGRATIONS` applied, and
-`application_id` marks the file as quizapp's."""
+`application_id` marks the file as quizapp's.
+
+Migrations only ever go forward, one step at a time, in one transaction: a step adds tables or
+columns and never drops or rewrites what an older step made, so an old history upgrades in
+place and loses nothing. A new step takes the next number and bumps `SCHEMA_VERSION`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 APPLICATION_ID = 0x51554941  # "QUIA"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
@@ -49,6 +53,21 @@ MIGRATIONS: dict[int, Sequence[str]] = {
             threshold REAL NOT NULL,
             seconds REAL NOT NULL,
             detail TEXT NOT NULL               -- JSON: by-topic scores, seed, missed ids
+        )""",
+    ),
+    # FSRS parameters fitted to this history (`quizapp optimize`, quizapp/srs/fitting.py).
+    # Every fit is kept; drills schedule with the newest one still `in_use`.
+    2: (
+        """CREATE TABLE fsrs_fits (
+            id INTEGER PRIMARY KEY,
+            fitted_ms INTEGER NOT NULL,
+            parameters TEXT NOT NULL,          -- JSON list of py-fsrs's 21 parameters
+            reviews INTEGER NOT NULL,          -- reviews fitted on (the earlier 80 %)
+            held_out INTEGER NOT NULL,         -- held-out reviews the log-loss is taken over
+            log_loss_before REAL NOT NULL,     -- py-fsrs's default parameters, held out
+            log_loss_after REAL NOT NULL,      -- these parameters, the same reviews
+            in_use INTEGER NOT NULL,           -- 1: drills schedule with these (newest wins)
+            detail TEXT NOT NULL               -- JSON: RMSE (bins), optimal retention, versions
         )""",
     ),
 }

@@ -19,6 +19,8 @@ Definitions (docs/stats.md repeats them for the JSON):
   (today). Suspended cards are left out; a buried card counts from when its burial ends.
 - streak: consecutive local days with at least one review, ending today, or ending
   yesterday when nothing has been reviewed yet today.
+- fitted parameters: the FSRS fit drills schedule with (`quizapp optimize`), or None for
+  py-fsrs's defaults.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from quizapp.bank.model import Question
+from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.queue import start_of_day
 from quizapp.srs.scheduling import State, require_aware
 from quizapp.srs.store import ReviewStore, from_ms
@@ -129,6 +132,7 @@ class Stats:
     due_forecast: tuple[DueDay, ...]  # today first
     streak_days: int
     exams: tuple[ExamResult, ...]  # oldest first
+    fitted: FitRecord | None = None  # the FSRS parameters drills use; None: py-fsrs's defaults
 
     @property
     def true_retention(self) -> float | None:
@@ -200,6 +204,7 @@ class Stats:
                 }
                 for e in self.exams
             ],
+            "fitted_parameters": self.fitted.as_json() if self.fitted is not None else None,
         }
 
 
@@ -345,6 +350,7 @@ def compute_stats(
         due_forecast=due_forecast,
         streak_days=streak(studied, today),
         exams=exams,
+        fitted=active_fit(store),
     )
 
 

@@ -80,6 +80,22 @@ class ReviewStore:
         return cls(connection, None if path == MEMORY else path, notice)
 
     @classmethod
+    def open_in_place(cls, path: str | Path) -> ReviewStore:
+        """Open an existing history to write, migrating it if need be, but never moving it
+        aside: a damaged or foreign file is a HistoryError and stays as it was (for commands
+        that write beside the app, such as `quizapp optimize`)."""
+        path = Path(path)
+        if history_file.stat_history(path) is None:
+            raise HistoryError(f"{path}: there is no review history there yet")
+        # Damaged, foreign or newer: a HistoryError here, and the file stays as it was.
+        history_file.open_for_reading(path).close()
+        try:
+            connection = history_file.while_busy(path, lambda: history_file.open_migrated(path))
+        except sqlite3.Error as exc:
+            raise history_file.reading_error(path, exc) from exc
+        return cls(connection, path, None)
+
+    @classmethod
     def open_readonly(cls, path: str | Path) -> ReviewStore:
         """Open the history to read only: nothing is created, migrated or moved, and a missing
         history reads as empty."""
@@ -400,6 +416,11 @@ class ReviewStore:
 
     def _write(self) -> _Transaction:
         return _Transaction(self.connection)
+
+    def transaction(self) -> _Transaction:
+        """`with store.transaction() as db:` one write transaction, for the history's other
+        tables (quizapp/srs/fit_store.py)."""
+        return self._write()
 
 
 class _Transaction:

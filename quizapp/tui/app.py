@@ -51,6 +51,7 @@ class AppOptions:
     watch_interval: float = 0.4  # seconds between looks at the files
     preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
     config_path: Path | None = None  # where a theme picked in the palette is kept (None: not)
+    default_parameters: bool = False  # schedule with py-fsrs's defaults, not a stored fit
 
 
 class QuizApp(App[None]):
@@ -72,7 +73,9 @@ class QuizApp(App[None]):
         self.options = options
         self.lab = LabService(options.device)
         # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
-        self.history_writes = HistoryService(self, options.db_path)
+        self.history_writes = HistoryService(
+            self, options.db_path, use_fitted=not options.default_parameters
+        )
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
@@ -560,7 +563,17 @@ class QuizApp(App[None]):
         yield SystemCommand(
             "Exam date", "Set the exam date the drills plan for", partial(ask_exam_date, self)
         )
+        yield SystemCommand(
+            "Fit the scheduler to my history",
+            "FSRS's parameters fitted to your reviews (quizapp optimize)",
+            self.action_fit_scheduler,
+        )
         yield SystemCommand("Help: keys", "Every key the app answers to", self.action_help)
+
+    def action_fit_scheduler(self) -> None:
+        from quizapp.tui.screens.fit import open_fit_screen
+
+        open_fit_screen(self)
 
     def _open_lab(self, name: str) -> None:
         from quizapp.tui.screens.lab import LabScreen

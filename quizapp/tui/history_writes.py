@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from quizapp.exam.session import ExamResult
     from quizapp.srs.config import Settings
     from quizapp.srs.pending import PendingView
+    from quizapp.srs.scheduling import Scheduler
     from quizapp.srs.store import ReviewStore
 
 _T = TypeVar("_T")
@@ -59,9 +60,13 @@ def _what(pending: int, answers: int) -> str:
 
 
 class HistoryService:
-    def __init__(self, app: App[None], path: Path | None) -> None:
+    def __init__(self, app: App[None], path: Path | None, *, use_fitted: bool = True) -> None:
         self.app = app
         self.path = path
+        # FSRS parameters fitted by `quizapp optimize`, read once the history is open; None:
+        # py-fsrs's defaults (and always, with --default-parameters: use_fitted False).
+        self.use_fitted = use_fitted
+        self.parameters: tuple[float, ...] | None = None
         self.reader: ReviewStore | None = None
         self.writer: HistoryWriter | None = None
         self.failure: str | None = None  # why the history could not be opened
@@ -171,6 +176,7 @@ class HistoryService:
         except HistoryError as exc:
             self._failed(str(exc))
             return
+        self.reload_parameters()
         if status.notice:
             # Every time a file is moved aside, the user is told where it went.
             self.app.notify(
@@ -180,6 +186,22 @@ class HistoryService:
         callbacks, self._when_open, self._when_failed = self._when_open, [], []
         for then in callbacks:
             then()
+
+    def reload_parameters(self) -> None:
+        """Read which FSRS parameters drills schedule with (after opening, and after a fit)."""
+        if not self.use_fitted or self.reader is None:
+            return
+        from quizapp.srs.fit_store import active_parameters
+
+        reader = self.reader
+        self.parameters = self.read(lambda: active_parameters(reader), "the fitted parameters")
+
+    def scheduler(self, settings: Settings) -> Scheduler:
+        """The scheduler an answer is scheduled with: the settings' desired retention, and
+        the fitted parameters in use (or py-fsrs's defaults)."""
+        from quizapp.srs.scheduling import make_scheduler
+
+        return make_scheduler(settings.desired_retention, parameters=self.parameters)
 
     def _failed(self, reason: str) -> None:
         self.failure = reason
@@ -291,7 +313,7 @@ class HistoryService:
         self, question: Question, grade: Grade, seconds: float, kind: str, settings: Settings
     ) -> None:
         """Queue the answer (with the time it was given) and return at once."""
-        from quizapp.srs.scheduling import RatingPolicy, make_scheduler, utc_now
+        from quizapp.srs.scheduling import RatingPolicy, utc_now
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
         ticket = self._submit(
@@ -304,7 +326,7 @@ class HistoryService:
                 when=utc_now(),
                 duration_ms=int(seconds * 1000),
                 kind=kind,
-                scheduler=make_scheduler(settings.desired_retention),
+                scheduler=self.scheduler(settings),
             )
         )
         if ticket is not None:

@@ -1,0 +1,142 @@
+"""`quizapp optimize`: fit FSRS to the review history with py-fsrs's own optimizer.
+
+Fits on the earlier 80 % of the reviews, reports the log-loss of py-fsrs's default parameters
+and of the fitted ones on the latest 20 % (held out), and stores the fit with the history:
+drills schedule with it from then on when it predicts better. `--reset` goes back to the
+defaults for good; `--default-parameters` on `quizapp`, `drill` and `exam` for one run.
+Torch is imported only once a fit runs (quizapp/optimize.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+from quizapp.bank.literal import error_line
+
+PROG = "quizapp optimize"
+
+
+def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    optimize = subparsers.add_parser(
+        "optimize",
+        help="fit the scheduler to your review history",
+        description="Fit FSRS's parameters to your review history with py-fsrs's optimizer. "
+        "It fits on the earlier 80 % of your reviews and reports the log-loss of the default "
+        "and the fitted parameters on the latest 20 %, held out. The fit is stored with the "
+        "history, and drills schedule with it from then on if it predicts better. It needs "
+        "512 reviews given a day or more after the card's previous one.",
+    )
+    optimize.add_argument(
+        "--db",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+    )
+    optimize.add_argument("--json", action="store_true", help="print the fit as JSON")
+    optimize.add_argument(
+        "--no-retention",
+        action="store_true",
+        help="skip py-fsrs's optimal retention for your workload (a year simulated, ~10 s)",
+    )
+    optimize.add_argument(
+        "--reset",
+        action="store_true",
+        help="stop using fitted parameters: back to py-fsrs's defaults (fits are kept)",
+    )
+    # For the app, which runs this command in a child process: progress as lines on stderr.
+    optimize.add_argument("--progress-lines", action="store_true", help=argparse.SUPPRESS)
+    return optimize
+
+
+def run_optimize(args: argparse.Namespace) -> int:
+    from quizapp.srs.history_file import HistoryError
+    from quizapp.srs.paths import default_db_path
+
+    db = Path(args.db) if getattr(args, "db", None) else default_db_path()
+    if db.is_dir():
+        return _fail(f"--db {db} is a folder; give the path of a file", code=2)
+    try:
+        if args.reset:
+            return _reset(db)
+        return _fit(db, args)
+    except HistoryError as exc:
+        return _fail(exc)
+
+
+def _reset(db: Path) -> int:
+    from quizapp.srs.fit_store import stop_using_fits
+    from quizapp.srs.store import ReviewStore
+
+    if not db.exists():
+        print(f"No review history at {db}: the default parameters are in use.")
+        return 0
+    with ReviewStore.open_in_place(db) as store:
+        stopped = stop_using_fits(store)
+    if stopped:
+        print("Back to py-fsrs's default parameters; the fitted ones stay in the history, unused.")
+    else:
+        print("py-fsrs's default parameters were already in use.")
+    return 0
+
+
+def _fit(db: Path, args: argparse.Namespace) -> int:
+    from quizapp.cli.progress import StatusLine
+    from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
+    from quizapp.srs.fit_store import save_fit
+    from quizapp.srs.history_file import reading_error
+    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.store import ReviewStore
+
+    if not db.exists():
+        return _fail(f"there is no review history at {db} yet: answer some questions first")
+    try:
+        with ReviewStore.open_readonly(db) as store:
+            rows = list(store.reviews())
+    except sqlite3.Error as exc:
+        return _fail(reading_error(db, exc))
+
+    status = StatusLine(PROG, delay=0)
+
+    def progress(step: int, steps: int, text: str) -> None:
+        if args.progress_lines:
+            print(f"{PROGRESS_PREFIX}{step}/{steps} {text}", file=sys.stderr, flush=True)
+        else:
+            status.label = text
+            status(step, steps)
+
+    try:
+        outcome = fit(rows, now=utc_now(), retention=not args.no_retention, progress=progress)
+    except FitRefused as exc:
+        return _fail(exc)
+    finally:
+        status.clear()
+    try:
+        with ReviewStore.open_in_place(db) as store:
+            save_fit(store, outcome.record)
+    except sqlite3.Error as exc:
+        return _fail(f"the fit could not be saved: {reading_error(db, exc)}")
+    lines = report_lines(outcome, _desired_retention())
+    if args.json:
+        print(json.dumps({"fit": outcome.record.as_json(), "report": lines}, indent=2))
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def _desired_retention() -> float | None:
+    """For the report's comparison only: a broken config file does not stop a fit."""
+    from quizapp.srs.config import ConfigError, load_settings
+
+    try:
+        return load_settings().desired_retention
+    except ConfigError:
+        return None
+
+
+def _fail(message: object, code: int = 1) -> int:
+    print(error_line(PROG, message), file=sys.stderr)
+    return code
