@@ -322,7 +322,7 @@ def _run_app(
 ) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.options import display_option_problem
-    from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.config import ConfigError, config_path, load_settings
     from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
@@ -354,6 +354,7 @@ def _run_app(
         db_path=Path(args.db) if args.db else default_db_path(),
         bank_paths=tuple(Path(p) for p in paths),
         settings=settings,
+        config_path=config_path(),  # the home screen's switches are remembered there
         start=start,
         exam=exam or {},
         device=args.device,

@@ -470,6 +470,8 @@ def test_the_json_has_the_documented_keys_and_plain_types(store: ReviewStore) ->
         "mastered",
         "suspended",
         "due_now",
+        "due_today",
+        "practice_reviews",
         "exams",
         "exams_passed",
     }
