@@ -94,7 +94,8 @@ def review(
 
 
 def fuzzed_interval(interval: timedelta, rng: random.Random, maximum_days: int) -> timedelta:
-    """py-fsrs's fuzz (Scheduler._get_fuzzed_interval, same ranges), from a generator we seed."""
+    """py-fsrs's fuzz ranges (Scheduler._get_fuzzed_interval), from a generator we seed: a
+    whole number of days between the range's ends, both included."""
     days = interval.days
     if days < 2.5:  # py-fsrs leaves short intervals alone
         return interval
@@ -103,7 +104,7 @@ def fuzzed_interval(interval: timedelta, rng: random.Random, maximum_days: int) 
         delta += band["factor"] * max(min(float(days), band["end"]) - band["start"], 0.0)
     low, high = max(2, round(days - delta)), min(round(days + delta), maximum_days)
     low = min(low, high)
-    return timedelta(days=min(round(rng.random() * (high - low + 1) + low), maximum_days))
+    return timedelta(days=rng.randint(low, high))
 
 
 def _epoch_ms(moment: datetime) -> int:

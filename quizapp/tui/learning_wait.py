@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 TICK_SECONDS = 1.0
 
 
+class WaitNote(Static):
+    DEFAULT_CSS = "WaitNote { margin: 1 2; }"
+
+
 class LearningWait:
     def __init__(self, screen: QuizScreen, drill: DrillPlan) -> None:
         self.screen = screen
@@ -56,7 +60,7 @@ class LearningWait:
         screen.show_progress()
         body = screen.query_one("#quiz-body")
         await body.remove_children()
-        await body.mount(Static(id="learning-wait"))
+        await body.mount(WaitNote(id="learning-wait"))
         self._show_countdown()
         body.focus()
         self.timer = screen.set_interval(TICK_SECONDS, self._tick)
@@ -69,13 +73,15 @@ class LearningWait:
             self.screen.session.ask_next(question)
         await self.screen.show_question()
 
-    async def _tick(self) -> None:
+    def _tick(self) -> None:
         if self.screen.state != "waiting":
-            self._stop()
             return
         due = self.steps.next_due
         if due is not None and due <= utc_now():
-            await self.screen.show_question()
+            # Not from here: showing the question stops this timer, and a timer stopped from
+            # its own callback cancels the callback half-way.
+            self.screen.state = "asking"
+            self.screen.call_later(self.screen.show_question)
         else:
             self._show_countdown()
 

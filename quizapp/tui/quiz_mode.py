@@ -28,8 +28,8 @@ def quiz_kind(settings: Settings) -> str:
 
 def quiz_mode_text(reschedules: bool) -> str:
     if reschedules:
-        return "A quiz reschedules the cards it asks, as a drill does."
-    return "A quiz is practice: answers are kept, the schedule stays as drills set it."
+        return "On (r): a quiz reschedules the cards it asks, as a drill does."
+    return "Off (r): a quiz is practice; the schedule stays as drills set it."
 
 
 def set_quiz_reschedules(app: QuizApp, on: bool) -> None:

@@ -97,8 +97,7 @@ class HomeScreen(Screen[None]):
     def _help_text(self) -> str:
         return (
             "[b]Enter[/] quiz the highlighted deck · [b]d[/] drill it (due + new) · "
-            "[b]a[/] everything · [b]t[/] pick tags · [b]r[/] quizzes reschedule or not · "
-            "[b]S[/] stats\n"
+            "[b]a[/] everything · [b]t[/] pick tags · [b]S[/] stats\n"
             "[b]?[/] every key · [b]ctrl+p[/] commands · [b]q[/] quit"
         )
 
