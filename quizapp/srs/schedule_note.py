@@ -2,7 +2,7 @@
 
     Rated Good · back in 3 days
     Rated Again · back in 1 min, in this drill
-    Rated Easy · practice: the schedule is unchanged (due in 12 days)
+    Rated Easy · practice, schedule unchanged (due in 12 days)
 
 Pure text from a rating and two FSRS cards; the TUI shows it (quizapp/tui/widgets/feedback.py).
 """
@@ -54,7 +54,7 @@ def schedule_note(
             state = "due now"
         else:
             state = f"due in {span_in_words(before.due - now)}"
-        return f"{rated} · practice: the schedule is unchanged ({state})"
+        return f"{rated} · practice, schedule unchanged ({state})"
     if after is None:
         return rated
     wait = after.due - now

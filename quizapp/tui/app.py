@@ -124,13 +124,17 @@ class QuizApp(App[None]):
         return self.history_writes.reader
 
     def refresh_home(self) -> None:
+        """New counts for the home screen, when it shows (alone or under a dialog); a home
+        screen under a session catches up when it is back (HomeScreen.on_screen_resume)."""
+        from textual.screen import ModalScreen
+
         from quizapp.tui.screens.home import HomeScreen
 
-        homes = [screen for screen in self.screen_stack if isinstance(screen, HomeScreen)]
-        if homes:
-            counts = self.history_writes.home_counts(self.bank, self.settings)
-            for screen in homes:
-                screen.show_counts(counts)
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, HomeScreen):
+                screen.show_counts(self.history_writes.home_counts(self.bank, self.settings))
+            if not isinstance(screen, ModalScreen):
+                return
 
     # -- live reload --------------------------------------------------------------------------
 

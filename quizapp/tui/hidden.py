@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from quizapp.bank import Question
     from quizapp.tui.app import QuizApp
 
-TOAST_PROMPT_WIDTH = 40
+TOAST_PROMPT_WIDTH = 34  # a toast is 40 columns wide at 80, less its border and padding
 
 
 def leave_out_hidden(app: QuizApp, pool: list[Question]) -> list[Question] | None:
@@ -51,13 +51,14 @@ def bury_or_suspend(app: QuizApp, question: Question, action: str) -> None:
     from quizapp.srs.queue import tomorrow
     from quizapp.srs.scheduling import utc_now
 
+    # The question on a line of its own, under the title: whole on an 80-column toast.
     what = short_prompt(question.prompt, TOAST_PROMPT_WIDTH)
     if action == "bury":
         app.history_writes.flag(question.id, "bury", tomorrow(utc_now()))
-        app.notify(f"Buried until tomorrow: {what}", timeout=4, markup=False)
+        app.notify(what, title="Buried until tomorrow", timeout=4, markup=False)
     else:
         app.history_writes.flag(question.id, "suspend")
-        app.notify(f"Suspended until brought back: {what}", timeout=4, markup=False)
+        app.notify(what, title="Suspended (ctrl+p brings it back)", timeout=4, markup=False)
 
 
 def bring_back(app: QuizApp, action: str) -> None:

@@ -83,13 +83,13 @@ class Scheduled:
     ticket: Ticket | None  # None: no history, nothing saved
     saved: bool  # False without a history
 
-    def note(self, now: datetime) -> str:
-        """ "Rated Good · back in 3 days", for the feedback."""
+    def note(self) -> str:
+        """The feedback's line, "Rated Good · back in 3 days", counted from the answer."""
         from quizapp.srs.schedule_note import rating_name, schedule_note
 
         if not self.saved:
             return f"Rated {rating_name(self.rating)} · not saved (no review history)"
-        return schedule_note(self.rating, self.kind, self.before, self.after, now)
+        return schedule_note(self.rating, self.kind, self.before, self.after, self.when)
 
 
 class HistoryService:

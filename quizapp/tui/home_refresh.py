@@ -38,11 +38,12 @@ class CountsRefresh:
     def poll(self) -> None:
         """Refresh when anything has written the history since the last look."""
         version = self.screen.app.history_writes.data_version()  # type: ignore[attr-defined]
-        if version is None:
+        if version is None or version == self.version:
             return
-        if self.version is not None and version != self.version:
-            self.screen.app.refresh_home()  # type: ignore[attr-defined]
+        # The first look refreshes too: a commit between the counts and that look would
+        # otherwise become the baseline unseen.
         self.version = version
+        self.screen.app.refresh_home()  # type: ignore[attr-defined]
 
     def refresh_at(self, moment: datetime) -> None:
         """Refresh when the counts next move by themselves."""

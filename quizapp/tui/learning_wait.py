@@ -35,6 +35,7 @@ class LearningWait:
         self.screen = screen
         self.steps = drill.steps
         self.timer: Timer | None = None
+        self.due_now = False  # the card waited for is due, and about to be asked
 
     def keep(self) -> None:
         """Moving on from an answer: keep its card for this drill if it is due again soon."""
@@ -79,9 +80,10 @@ class LearningWait:
         due = self.steps.next_due
         if due is not None and due <= utc_now():
             # Not from here: showing the question stops this timer, and a timer stopped from
-            # its own callback cancels the callback half-way.
-            self.screen.state = "asking"
-            self.screen.call_later(self.screen.show_question)
+            # its own callback cancels the callback half-way. Once is enough.
+            if not self.due_now:
+                self.due_now = True
+                self.screen.call_later(self.screen.show_question)
         else:
             self._show_countdown()
 
@@ -95,6 +97,7 @@ class LearningWait:
         )
 
     def _stop(self) -> None:
+        self.due_now = False
         if self.timer is not None:
             self.timer.stop()
             self.timer = None

@@ -74,5 +74,5 @@ def drill_note(counts: HomeCounts | None, deck_ids: Sequence[str]) -> str:
         if n
     ]
     if put_away:
-        lines.append(f"Left out of quizzes and drills: {', '.join(put_away)} (ctrl+p)")
+        lines.append(f"Left out of sessions: {', '.join(put_away)}")
     return "\n".join(lines)

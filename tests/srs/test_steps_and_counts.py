@@ -96,10 +96,10 @@ def test_the_note_says_the_rating_and_when_the_card_comes_back() -> None:
         f"Rated Easy · back in {days} days"
     )
     assert schedule_note(Rating.Good, PRACTICE, None, None, NOW) == (
-        "Rated Good · practice: the schedule is unchanged (still new)"
+        "Rated Good · practice, schedule unchanged (still new)"
     )
     assert schedule_note(Rating.Hard, PRACTICE, easy, easy, NOW) == (
-        f"Rated Hard · practice: the schedule is unchanged (due in {days} days)"
+        f"Rated Hard · practice, schedule unchanged (due in {days} days)"
     )
     assert "(due now)" in schedule_note(Rating.Hard, PRACTICE, easy, easy, easy.due)
 

@@ -300,7 +300,7 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
         await pilot.press("exclamation_mark")  # suspend h-single: a toast quotes its prompt
-        await wait_for(pilot, lambda: find(app, "Suspended until brought back") is not None)
+        await wait_for(pilot, lambda: find(app, "Suspended (ctrl+p brings it back)") is not None)
         await shows(pilot, "prompt-h-single")  # as text, in the toast
         await click_fields(pilot, hostile, "prompt-h-single")
         await pilot.press("escape")

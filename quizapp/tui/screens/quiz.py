@@ -262,9 +262,11 @@ class QuizScreen(Screen[None]):
         self.call_after_refresh(feedback.scroll_visible, animate=False, top=True)
 
     def _schedule_note(self) -> str | None:
-        from quizapp.srs.scheduling import utc_now
-
-        return None if self.scheduled is None else self.scheduled.note(utc_now())
+        scheduled = self.scheduled
+        if scheduled is None:
+            return None
+        # Said where the eye is: the key hint under the lab is often scrolled out of view.
+        return scheduled.note() + (" · 1–4 change it" if scheduled.saved else "")
 
     def show_progress(self) -> None:
         """Question n of N and the title: both move when a card is buried, suspended or comes
