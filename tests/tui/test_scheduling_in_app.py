@@ -60,6 +60,21 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     yield clock
 
 
+def answer_in(store: ReviewStore, qid: str, rating: Rating, when: datetime) -> None:
+    """An answer given in a drill, straight into the history (as another quizapp would)."""
+    store.record_answer(
+        question_id=qid,
+        deck_id="every-type",
+        topic="testing",
+        rating=rating,
+        correct=rating != Rating.Again,
+        when=when,
+        duration_ms=2000,
+        kind="drill",
+        scheduler=make_scheduler(),
+    )
+
+
 def reviews(db: Path) -> list[tuple[str, str, int]]:
     with ReviewStore.open(db) as store:
         return [(r.question_id, r.kind, r.rating) for r in store.reviews()]
@@ -438,17 +453,7 @@ def test_home_counts_follow_another_instance_and_the_clock(tmp_path: Path) -> No
         assert home_row(app)[:2] == ["0", "8"]
         # Another program (a second quizapp) answers a card in the same history.
         with ReviewStore.open(db) as other:
-            other.record_answer(
-                question_id="t-single",
-                deck_id="every-type",
-                topic="testing",
-                rating=Rating.Easy,
-                correct=True,
-                when=real_now(),
-                duration_ms=2000,
-                kind="drill",
-                scheduler=make_scheduler(),
-            )
+            answer_in(other, "t-single", Rating.Easy, real_now())
         await wait_for(pilot, lambda: home_row(app)[:2] == ["0", "7"], timeout=15)
         # …and moves it to fall due in two seconds: no key is pressed, the Due count moves.
         soon = to_ms(real_now() + timedelta(seconds=2))
@@ -473,17 +478,7 @@ def test_stats_label_due_now_and_due_today(tmp_path: Path, size: tuple[int, int]
     now = real_now()
     with ReviewStore.open(db) as store:
         for qid in ("t-single", "t-multi", "t-tf"):
-            store.record_answer(
-                question_id=qid,
-                deck_id="every-type",
-                topic="testing",
-                rating=Rating.Good,
-                correct=True,
-                when=now - timedelta(days=3),
-                duration_ms=2000,
-                kind="drill",
-                scheduler=make_scheduler(),
-            )
+            answer_in(store, qid, Rating.Good, now - timedelta(days=3))
         later_today = min(now + timedelta(minutes=30), tomorrow(now) - timedelta(seconds=1))
         for qid, due in (
             ("t-single", now - timedelta(days=1)),
