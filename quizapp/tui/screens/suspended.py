@@ -38,7 +38,8 @@ class HiddenCards(ModalScreen[list[str] | None]):
             return literal(f"{qid}: {short_prompt(question.prompt, 60)}")
 
         with Vertical(classes="dialog"):
-            yield Label(f"{self.HEADING}: space selects, Enter brings back, Esc cancels")
+            yield Label(self.HEADING, classes="dialog-title")
+            yield Label("Space selects · Enter brings back · Esc cancels")
             yield SelectionList[str](*((label(q), q) for q in self.hidden), id="hidden-cards")
 
     def action_confirm(self) -> None:
