@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 
-from quizapp.srs.scheduling import utc_now
-
 if TYPE_CHECKING:
     from quizapp.tui.screens.home import HomeScreen
 
@@ -47,6 +45,8 @@ class CountsRefresh:
 
     def refresh_at(self, moment: datetime) -> None:
         """Refresh when the counts next move by themselves."""
+        from quizapp.srs.scheduling import utc_now
+
         if self.timer is not None:
             self.timer.stop()
         wait = (moment - utc_now()).total_seconds() + SETTLE_SECONDS

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from quizapp.srs.store import PRACTICE
-
 if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.counts import HomeCounts
@@ -23,6 +21,8 @@ if TYPE_CHECKING:
 
 def quiz_kind(settings: Settings) -> str:
     """The kind of review a quiz's answers are recorded as."""
+    from quizapp.srs.store import PRACTICE
+
     return "quiz" if settings.quiz_reschedules else PRACTICE
 
 

@@ -56,7 +56,6 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     clock = Clock()
     monkeypatch.setattr("quizapp.srs.scheduling.utc_now", clock)
     monkeypatch.setattr("quizapp.tui.learning_wait.utc_now", clock)
-    monkeypatch.setattr("quizapp.tui.home_refresh.utc_now", clock)
     yield clock
 
 
