@@ -129,7 +129,22 @@ class QuizSession:
         # ones, in any order, so this keeps `current` pointing at the undone question.
         self.questions.remove(question)
         self.questions.insert(self.index, question)
+        if kind == "answer":
+            # A question comes again only after an answer (a drill's learning step): with the
+            # answer taken back, so is the repeat.
+            later = self.questions[self.index + 1 :]
+            self.questions[self.index + 1 :] = [q for q in later if q.id != question.id]
         return question
+
+    def ask_next(self, question: Question) -> None:
+        """Ask `question` (again) now: a drill's learning card that has come due."""
+        self.questions.insert(self.index, question)
+        self.display_orders.setdefault(question.id, self._display_order(question, True))
+
+    @property
+    def total(self) -> int:
+        """Questions asked or still to ask: skipped ones (buried, suspended) no longer count."""
+        return len(self.questions) - len(self.skipped)
 
     def skip(self) -> None:
         """Move past the current question without scoring it (its key could not be computed)."""

@@ -403,13 +403,13 @@ def _run_app(
         db_path=Path(args.db) if args.db else default_db_path(),
         bank_paths=tuple(Path(p) for p in paths),
         settings=settings,
+        config_path=config_path(),  # where the theme and the home screen's switches are remembered
         start=start,
         exam=exam or {},
         device=args.device,
         theme=args.theme or settings.theme,  # --theme for this run; the config's otherwise
         length=args.length,
         shuffle=not args.no_shuffle,
-        config_path=config_path(),  # where a theme picked in the palette is remembered
         default_parameters=args.default_parameters,
     )
     app = QuizApp(bank, options)

@@ -122,7 +122,7 @@ def render(stats: Stats, console: Console | None = None) -> None:
         f"{totals.seen} of {totals.questions} seen, {totals.new} new, {totals.mastered} mastered"
         + (f", {totals.suspended} suspended" if totals.suspended else ""),
     )
-    overview.add_row("Due now", str(totals.due_now))
+    overview.add_row("Due", stats.due_summary())
     if totals.exams:
         overview.add_row("Exams", f"{totals.exams_passed} of {totals.exams} passed")
     overview.add_row(
@@ -142,7 +142,7 @@ def render(stats: Stats, console: Console | None = None) -> None:
     forecast = [d.due for d in stats.due_forecast]
     out.print(
         f"[bold]Due per day[/bold], today to {stats.due_forecast[-1].day:%b %d} "
-        f"(today {forecast[0]}, next 7 days {sum(forecast[:7])}, "
+        f"({stats.due_summary()}; next 7 days {sum(forecast[:7])}, "
         f"next {stats.forecast_days} days {sum(forecast)}):"
     )
     out.print(sparkline(forecast), style="yellow", highlight=False)

@@ -9,16 +9,21 @@
     exam_date = 2027-01-15      # the real exam: drills follow a plan to it (absent: no plan)
     study_minutes_per_day = 20  # the plan's daily budget, 1-1440
     theme = "nord"              # the app's theme; picking one in the palette writes it here
+    quiz_reschedules = false    # false: a quiz is practice and leaves the schedule alone
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
-one-line error naming the file, the line and the key. The app writes only `theme`, and only
-that line (quizapp/srs/config_file.py): the rest of the file, comments included, is kept.
+one-line error naming the file, the line and the key. The app writes a setting back when it
+is changed on screen (the theme, the exam date, whether quizzes reschedule), each time only
+that line: the rest of the file, comments included, is kept.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import stat
+import tempfile
 import tomllib
 from dataclasses import dataclass, fields
 from datetime import date, datetime
@@ -39,6 +44,9 @@ class Settings:
     exam_date: date | None = None  # None: no exam date, no plan (quizapp/srs/plan.py)
     study_minutes_per_day: float = 20.0
     theme: str | None = None  # None: Textual's default. A name; the app checks it is a theme.
+    # Drills always reschedule. A quiz reschedules the cards it asks only when this is true
+    # (Anki's filtered decks' default); otherwise its answers are recorded as practice.
+    quiz_reschedules: bool = False
 
     def __post_init__(self) -> None:
         checks = {
@@ -84,6 +92,11 @@ def load_settings(path: Path | None = None) -> Settings:
         if known[key] == "str | None":
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: {key} must be a name in quotes, not {value!r}")
+            values[key] = value
+            continue
+        if known[key] == "bool":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{path}: {key} must be true or false, not {value!r}")
             values[key] = value
             continue
         expected = int if known[key] == "int" else float
@@ -137,3 +150,64 @@ def save_exam_date(day: date | None, path: Path | None = None) -> Path:
     finally:
         temporary.unlink(missing_ok=True)
     return path
+
+
+def save_setting(path: Path, key: str, value: bool | int | float | str) -> None:
+    """Write `key = value` into the config file: the key's line is replaced if it has one,
+    else appended; every other line stays as it was. The file is replaced atomically (a
+    symlink's target, not the link), and only by a file that loads without error."""
+    if key not in {f.name for f in fields(Settings)}:
+        raise ConfigError(f"{path}: unknown setting {key!r}")
+    target = path.resolve()
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        text, text_mode = "", None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    else:
+        if not stat.S_ISREG(mode):
+            raise ConfigError(f"{path}: not a regular file; the setting was not saved")
+        text_mode = stat.S_IMODE(mode)
+        try:
+            text = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read: {exc}") from None
+    line = f"{key} = {_toml_value(value)}"
+    # The value runs to the end of the line or to the spaces before a comment, which stays.
+    pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=[^\n#]*?(?=[ \t]*(?:#|$))", re.MULTILINE)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: line, text, count=1)
+    else:
+        text += ("" if not text or text.endswith("\n") else "\n") + line + "\n"
+    _check_loads(path, text)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target.parent, prefix=".config-", delete=False
+        ) as out:
+            out.write(text)
+        if text_mode is not None:
+            os.chmod(out.name, text_mode)  # the file keeps its permissions
+        os.replace(out.name, target)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot write: {exc}") from None
+
+
+def _check_loads(path: Path, text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        trial = Path(folder) / "config.toml"
+        trial.write_text(text, encoding="utf-8")
+        try:
+            load_settings(trial)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: {str(exc).removeprefix(f'{trial}: ')}") from None
+
+
+def _toml_value(value: bool | int | float | str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    # A TOML basic string: JSON's escapes are TOML's, bar DEL, which TOML wants escaped too.
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")

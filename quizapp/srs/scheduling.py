@@ -8,16 +8,24 @@ Auto-graded answers:
 - right and fast (under `fast_seconds`) → Easy;
 - right and slow (over `slow_seconds`) → Hard;
 - right otherwise → Good.
-Flashcards take the student's own grade, 1–4, as Anki does.
+Flashcards take the student's own grade, 1–4, as Anki does. On the feedback screen the student
+may change any of these ratings before moving on, as with Anki's answer buttons.
+
+py-fsrs draws its interval fuzz from the global random generator. `review` draws it instead
+from the question, the time of the answer and the rating, so the same answer to the same card
+always gets the same due date: the one the feedback announces is the one the history saves,
+even though the history's writer computes it again, later, on its own thread.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, ReviewLog, Scheduler, State
+from fsrs.scheduler import FUZZ_RANGES
 
 from quizapp.bank.grading import Grade
 from quizapp.srs import clock
@@ -73,12 +81,48 @@ def make_scheduler(
 
 
 def review(
-    scheduler: Scheduler, card: Card | None, rating: Rating, when: datetime, duration_ms: int | None
+    scheduler: Scheduler,
+    card: Card | None,
+    rating: Rating,
+    when: datetime,
+    duration_ms: int | None,
+    *,
+    fuzz_key: str = "",
 ) -> tuple[Card, ReviewLog]:
-    card = card if card is not None else Card(due=require_aware(when))
-    return scheduler.review_card(
-        card, rating, review_datetime=require_aware(when), review_duration=duration_ms
-    )
+    """The card after this answer. With fuzzing on, the fuzz comes from `fuzz_key` (the
+    question's id), the time and the rating: the same inputs always give the same card."""
+    when = require_aware(when)
+    # A new card's id is its first answer's time (py-fsrs would take the clock and sleep 1 ms).
+    card = card if card is not None else Card(card_id=_epoch_ms(when), due=when)
+    plain = scheduler
+    if scheduler.enable_fuzzing:
+        plain = Scheduler.from_dict({**scheduler.to_dict(), "enable_fuzzing": False})
+    after, log = plain.review_card(card, rating, review_datetime=when, review_duration=duration_ms)
+    if scheduler.enable_fuzzing and after.state == State.Review:
+        seed = f"{fuzz_key}|{_epoch_ms(when)}|{int(rating)}"
+        interval = fuzzed_interval(
+            after.due - when, random.Random(seed), scheduler.maximum_interval
+        )
+        after.due = when + interval
+    return after, log
+
+
+def fuzzed_interval(interval: timedelta, rng: random.Random, maximum_days: int) -> timedelta:
+    """py-fsrs's fuzz ranges (Scheduler._get_fuzzed_interval), from a generator we seed: a
+    whole number of days between the range's ends, both included."""
+    days = interval.days
+    if days < 2.5:  # py-fsrs leaves short intervals alone
+        return interval
+    delta = 1.0
+    for band in FUZZ_RANGES:
+        delta += band["factor"] * max(min(float(days), band["end"]) - band["start"], 0.0)
+    low, high = max(2, round(days - delta)), min(round(days + delta), maximum_days)
+    low = min(low, high)
+    return timedelta(days=rng.randint(low, high))
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
 
 
 __all__ = [

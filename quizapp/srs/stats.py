@@ -9,7 +9,8 @@ timestamp in and out is timezone-aware.
 Definitions (docs/stats.md repeats them for the JSON):
 - true retention: the share of answers given while the card was in the Review state
   (`state_before == 2`) that were correct. Learning and relearning steps, and first sight of
-  a card, are left out: they measure short-term memory, not what the schedule kept.
+  a card, are left out: they measure short-term memory, not what the schedule kept. So are
+  practice answers (a quiz that does not reschedule): the schedule did not ask for them.
 - accuracy (per topic): correct answers over all answers, every kind of review, all time.
 - mastered: a bank question whose card is in the Review state with an FSRS stability of at
   least `MASTERY_STABILITY_DAYS` (21) days: memory that holds about three weeks at 90 %
@@ -17,6 +18,8 @@ Definitions (docs/stats.md repeats them for the JSON):
   questions in the bank.
 - due forecast: bank cards due on each of the next days; overdue cards count on day 0
   (today). Suspended cards are left out; a buried card counts from when its burial ends.
+- due now: the cards of day 0 due at `now`, overdue included. The rest of day 0 comes due
+  later today: "18 now, 22 by the end of today" (`due_summary`).
 - streak: consecutive local days with at least one review, ending today, or ending
   yesterday when nothing has been reviewed yet today.
 - fitted parameters: the FSRS fit drills schedule with (`quizapp optimize`), or None for
@@ -37,7 +40,7 @@ from quizapp.bank.model import Question
 from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.queue import start_of_day
 from quizapp.srs.scheduling import State, require_aware
-from quizapp.srs.store import ReviewStore, from_ms
+from quizapp.srs.store import PRACTICE, ReviewStore, from_ms
 
 MASTERY_STABILITY_DAYS = 21.0
 DEFAULT_DAYS = 30
@@ -112,6 +115,7 @@ class Totals:
     due_now: int  # bank cards due at `generated_at` (overdue included; suspended left out)
     exams: int
     exams_passed: int
+    practice: int = 0  # answers recorded as practice (in `reviews` too), all time
 
     @property
     def accuracy(self) -> float | None:
@@ -133,6 +137,15 @@ class Stats:
     streak_days: int
     exams: tuple[ExamResult, ...]  # oldest first
     fitted: FitRecord | None = None  # the FSRS parameters drills use; None: py-fsrs's defaults
+
+    @property
+    def due_today(self) -> int:
+        """Cards due by the end of today: due now (overdue included) and later today."""
+        return self.due_forecast[0].due if self.due_forecast else self.totals.due_now
+
+    def due_summary(self) -> str:
+        """ "18 now, 22 by the end of today": the two figures, each saying what it counts."""
+        return f"{self.totals.due_now:,} now, {self.due_today:,} by the end of today"
 
     @property
     def true_retention(self) -> float | None:
@@ -167,6 +180,8 @@ class Stats:
                 "mastered": totals.mastered,
                 "suspended": totals.suspended,
                 "due_now": totals.due_now,
+                "due_today": self.due_today,
+                "practice_reviews": totals.practice,
                 "exams": totals.exams,
                 "exams_passed": totals.exams_passed,
             },
@@ -247,10 +262,11 @@ def compute_stats(
     per_day: dict[date, list[int]] = {}
     studied: set[date] = set()
     by_topic: dict[str, list[int]] = {}
-    reviews = correct = review_answers = review_correct = 0
+    reviews = correct = review_answers = review_correct = practice = 0
     study_ms = 0
     for row in store.reviews():
         reviews += 1
+        practice += row.kind == PRACTICE
         correct += row.correct
         study_ms += row.duration_ms or 0
         day = local_date(row.reviewed_at)
@@ -259,7 +275,7 @@ def compute_stats(
             counts = per_day.setdefault(day, [0, 0])
             counts[0] += 1
             counts[1] += row.correct
-        if row.state_before == State.Review:
+        if row.state_before == State.Review and row.kind != PRACTICE:
             review_answers += 1
             review_correct += row.correct
         # A question still in the bank counts under its topic now; a removed one under the
@@ -331,6 +347,7 @@ def compute_stats(
         due_now=due_now,
         exams=len(exams),
         exams_passed=sum(1 for e in exams if e.passed),
+        practice=practice,
     )
 
     if config_file is None:

@@ -11,6 +11,9 @@
 
 The app writes through quizapp/srs/writer.py, off the UI thread. Times are stored as integer
 milliseconds since the Unix epoch, UTC.
+
+A review of kind `practice` (a quiz that does not reschedule) is a row in `reviews` and
+nothing else: the card, its due date and whether it counts as new stay as they were.
 """
 
 from __future__ import annotations
@@ -27,10 +30,13 @@ from quizapp.srs.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
 from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
+PRACTICE = "practice"  # the kind of review that leaves the card's schedule alone
+
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "MIGRATIONS",
+    "PRACTICE",
     "SCHEMA_VERSION",
     "HistoryError",
     "ReviewRow",
@@ -139,8 +145,9 @@ class ReviewStore:
         duration_ms: int | None,
         kind: str,
         scheduler: Scheduler,
-    ) -> Card:
-        """Schedule the card and commit the review in one transaction, before returning."""
+    ) -> Card | None:
+        """Schedule the card and commit the review in one transaction, before returning.
+        Returns the card as it now stands (None: a practice answer to a card never scheduled)."""
         when_ms = to_ms(when)
         with self._write() as db:
             row = db.execute(
@@ -148,7 +155,7 @@ class ReviewStore:
                 (question_id,),
             ).fetchone()
             before = Card.from_dict(json.loads(row[0])) if row else None
-            after, _log = review(scheduler, before, rating, when, duration_ms)
+            practice = kind == PRACTICE
             cursor = db.execute(
                 "INSERT INTO reviews (question_id, deck_id, topic, kind, reviewed_ms, rating, correct,"
                 " duration_ms, state_before, card_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -162,25 +169,70 @@ class ReviewStore:
                     int(correct),
                     duration_ms,
                     row[1] if row else None,
-                    row[0] if row else None,
+                    # Undo restores this; a practice answer changes nothing to restore.
+                    None if practice or not row else row[0],
                 ),
             )
             self.last_review_id = cursor.lastrowid
-            db.execute(
-                "INSERT INTO cards (question_id, card_json, state, due_ms, first_review_ms, last_review_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(question_id) DO UPDATE SET"
-                " card_json = excluded.card_json, state = excluded.state, due_ms = excluded.due_ms,"
-                " last_review_ms = excluded.last_review_ms",
-                (
-                    question_id,
-                    json.dumps(after.to_dict()),
-                    int(after.state),
-                    to_ms(after.due),
-                    row[2] if row else when_ms,
-                    when_ms,
-                ),
-            )
+            if practice:
+                return before
+            after, _log = review(scheduler, before, rating, when, duration_ms, fuzz_key=question_id)
+            self._save_card(db, question_id, after, row[2] if row else when_ms, when_ms)
         return after
+
+    @staticmethod
+    def _save_card(
+        db: sqlite3.Connection, question_id: str, card: Card, first_ms: int, last_ms: int
+    ) -> None:
+        db.execute(
+            "INSERT INTO cards (question_id, card_json, state, due_ms, first_review_ms, last_review_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(question_id) DO UPDATE SET"
+            " card_json = excluded.card_json, state = excluded.state, due_ms = excluded.due_ms,"
+            " last_review_ms = excluded.last_review_ms",
+            (
+                question_id,
+                json.dumps(card.to_dict()),
+                int(card.state),
+                to_ms(card.due),
+                first_ms,
+                last_ms,
+            ),
+        )
+
+    def rerate_review(self, review_id: int, rating: Rating, scheduler: Scheduler) -> bool:
+        """Give a saved review another rating (the student's choice on the feedback screen): the
+        same row, rescheduled from the card it was given to. False when the review is gone, or a
+        later review of the card would be thrown away."""
+        with self._write() as db:
+            row = db.execute(
+                "SELECT question_id, kind, reviewed_ms, duration_ms, card_before FROM reviews"
+                " WHERE id = ?",
+                (review_id,),
+            ).fetchone()
+            if row is None or self._later_review(db, row[0], review_id):
+                return False
+            question_id, kind, reviewed_ms, duration_ms, card_before = row
+            db.execute("UPDATE reviews SET rating = ? WHERE id = ?", (int(rating), review_id))
+            if kind == PRACTICE:
+                return True
+            before = None if card_before is None else Card.from_dict(json.loads(card_before))
+            first = db.execute(
+                "SELECT first_review_ms FROM cards WHERE question_id = ?", (question_id,)
+            ).fetchone()
+            after, _log = review(
+                scheduler, before, rating, from_ms(reviewed_ms), duration_ms, fuzz_key=question_id
+            )
+            self._save_card(db, question_id, after, first[0] if first else reviewed_ms, reviewed_ms)
+        return True
+
+    @staticmethod
+    def _later_review(db: sqlite3.Connection, question_id: str, review_id: int) -> bool:
+        """Whether a review after this one changed the card (practice answers did not)."""
+        later = db.execute(
+            "SELECT 1 FROM reviews WHERE question_id = ? AND id > ? AND kind != ? LIMIT 1",
+            (question_id, review_id, PRACTICE),
+        ).fetchone()
+        return later is not None
 
     def undo_last(self, kind: str | None = None) -> str | None:
         """Take back the latest review (of `kind`, if given): its row goes, the card returns to
@@ -199,16 +251,15 @@ class ReviewStore:
         or None when the review is gone or a later one exists."""
         with self._write() as db:
             row = db.execute(
-                "SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)
+                "SELECT question_id, kind, card_before FROM reviews WHERE id = ?", (review_id,)
             ).fetchone()
             if row is None:
                 return None
-            question_id, card_before = row
-            later = db.execute(
-                "SELECT 1 FROM reviews WHERE question_id = ? AND id > ? LIMIT 1",
-                (question_id, review_id),
-            ).fetchone()
-            if later:
+            question_id, kind, card_before = row
+            if kind == PRACTICE:  # the card never moved: only the row goes
+                db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
+                return question_id
+            if self._later_review(db, question_id, review_id):
                 return None
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
             if card_before is None:
@@ -216,7 +267,8 @@ class ReviewStore:
             else:
                 card = Card.from_dict(json.loads(card_before))
                 last = db.execute(
-                    "SELECT MAX(reviewed_ms) FROM reviews WHERE question_id = ?", (question_id,)
+                    "SELECT MAX(reviewed_ms) FROM reviews WHERE question_id = ? AND kind != ?",
+                    (question_id, PRACTICE),
                 ).fetchone()[0]
                 db.execute(
                     "UPDATE cards SET card_json = ?, state = ?, due_ms = ?, last_review_ms = ?"
@@ -279,6 +331,15 @@ class ReviewStore:
             "SELECT card_json FROM cards WHERE question_id = ?", (question_id,)
         ).fetchone()
         return Card.from_dict(json.loads(row[0])) if row else None
+
+    def review_card_before(self, review_id: int) -> tuple[str, Card | None] | None:
+        """(question id, the card as it was before that review); None when the row is gone."""
+        row = self.connection.execute(
+            "SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return row[0], None if row[1] is None else Card.from_dict(json.loads(row[1]))
 
     def due_ids(self, now: datetime) -> list[str]:
         """Cards due by `now`, most overdue first (suspended and buried ones included)."""

@@ -14,6 +14,7 @@ Pure Python, no Textual: the TUI adapts it in quizapp/tui/history_writes.py.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 import time
 from collections import deque
@@ -123,6 +124,22 @@ class UndoWrite:
         ticket.outcome = store.undo_review(review_id)
 
 
+@dataclass(frozen=True)
+class RerateWrite:
+    """Give the answer `target` wrote another rating: the same row, rescheduled (see
+    ReviewStore.rerate_review). Queued behind its answer, so the answer is saved first."""
+
+    target: Ticket
+    rating: Rating
+    scheduler: Scheduler
+
+    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+        review_id = self.target.review_id
+        if review_id is None:  # the answer was dropped (undone) before it was saved
+            return
+        ticket.outcome = store.rerate_review(review_id, self.rating, self.scheduler)
+
+
 FLAG_ACTIONS = ("bury", "unbury", "suspend", "unsuspend")
 
 
@@ -229,6 +246,28 @@ class HistoryWriter:
                 self._lock.notify_all()
         self._on_change()
         return undo
+
+    def rerate(self, ticket: Ticket, rating: Rating, scheduler: Scheduler) -> Ticket | None:
+        """Change the rating of an answer, leaving one review row for it. An answer not tried
+        yet is changed where it waits; otherwise a RerateWrite follows it (returned). None
+        when the answer was taken back."""
+        with self._lock:
+            if ticket.cancelled or ticket.withdrawn:
+                return None
+            untried = ticket in self._queue and ticket is not self._in_flight
+            if untried and not ticket.attempts:
+                # Never after a failed attempt: that COMMIT may have reached the disk, and the
+                # retry looks for the row by its rating.
+                ticket.write = dataclasses.replace(ticket.write, rating=rating)  # type: ignore[type-var]
+                rerate = None
+            else:
+                if self._closing or self._state in ("failed", "closed"):
+                    raise WriterClosed(f"the history writer is {self._state}")
+                rerate = Ticket(RerateWrite(ticket, rating, scheduler))
+                self._queue.append(rerate)
+                self._lock.notify_all()
+        self._on_change()
+        return rerate
 
     def status(self) -> WriterStatus:
         with self._lock:

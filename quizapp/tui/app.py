@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +24,9 @@ if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
     from quizapp.bank.grading import Grade
     from quizapp.srs.config import Settings
+    from quizapp.srs.scheduling import Rating
     from quizapp.srs.store import ReviewStore
+    from quizapp.tui.history_writes import Scheduled
     from quizapp.tui.reload import BankWatcher, PreviewTarget, Reload
 
 # Measured from the moment this module is imported: close enough to process start for
@@ -37,6 +38,7 @@ _IMPORTED_AT = time.perf_counter()
 class AppOptions:
     db_path: Path | None = None  # None: no review history (tests, previews)
     settings: Settings | None = None  # None: the defaults
+    config_path: Path | None = None  # where a setting changed on screen is saved; None: nowhere
     start: str = "home"  # home; drill or exam: go straight there
     exam: dict[str, object] = field(default_factory=dict)  # start_exam's arguments
     device: str = "auto"
@@ -50,7 +52,6 @@ class AppOptions:
     watch: bool = True  # live reload (needs bank_paths)
     watch_interval: float = 0.4  # seconds between looks at the files
     preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
-    config_path: Path | None = None  # where a theme picked in the palette is kept (None: not)
     default_parameters: bool = False  # schedule with py-fsrs's defaults, not a stored fit
 
 
@@ -79,6 +80,7 @@ class QuizApp(App[None]):
         self.startup_seconds: float | None = None
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
+        self._settings = options.settings  # changed on screen (quizapp/tui/quiz_mode.py)
         if options.theme:
             self.theme = options.theme
 
@@ -86,7 +88,12 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.home import HomeScreen
 
         self.push_screen(
-            HomeScreen(self.bank, length=self.options.length, shuffle=self.options.shuffle)
+            HomeScreen(
+                self.bank,
+                length=self.options.length,
+                shuffle=self.options.shuffle,
+                quiz_reschedules=self.settings.quiz_reschedules,
+            )
         )
 
     def on_ready(self) -> None:
@@ -120,7 +127,11 @@ class QuizApp(App[None]):
     def settings(self) -> Settings:
         from quizapp.srs.config import Settings
 
-        return self.options.settings or Settings()
+        return self._settings or Settings()
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
 
     @property
     def history(self) -> ReviewStore | None:
@@ -128,11 +139,17 @@ class QuizApp(App[None]):
         return self.history_writes.reader
 
     def refresh_home(self) -> None:
+        """New counts for the home screen, when it shows (alone or under a dialog); a home
+        screen under a session catches up when it is back (HomeScreen.on_screen_resume)."""
+        from textual.screen import ModalScreen
+
         from quizapp.tui.screens.home import HomeScreen
 
-        for screen in self.screen_stack:
+        for screen in reversed(self.screen_stack):
             if isinstance(screen, HomeScreen):
-                screen.show_counts(self.deck_counts())
+                screen.show_counts(self.history_writes.home_counts(self.bank, self.settings))
+            if not isinstance(screen, ModalScreen):
+                return
 
     # -- live reload --------------------------------------------------------------------------
 
@@ -210,10 +227,6 @@ class QuizApp(App[None]):
         for path in change.cleared:
             self.notify(f"Problems fixed: {path}", title="Bank files", timeout=4, markup=False)
 
-    def deck_counts(self) -> dict[str, tuple[int, int]]:
-        """Per deck id: (due now, never seen), counting answers still waiting to be saved."""
-        return self.history_writes.deck_counts(self.bank)
-
     # -- sessions -----------------------------------------------------------------------------
 
     def start_session(
@@ -228,13 +241,17 @@ class QuizApp(App[None]):
     ) -> None:
         # Imported on first use: none of this is needed to draw the home screen.
         from quizapp.bank.session import QuizSession, SessionOptions, select
+        from quizapp.tui.hidden import leave_out_hidden
+        from quizapp.tui.quiz_mode import quiz_kind
         from quizapp.tui.screens.quiz import QuizScreen
 
-        pool = (
-            list(questions)
-            if questions is not None
-            else select(list(self.bank.questions.values()), deck_ids=deck_ids, tags=tags)
-        )
+        if questions is not None:
+            pool = list(questions)  # chosen one by one (missed ones, a preview): all of them
+        else:
+            pool = select(list(self.bank.questions.values()), deck_ids=deck_ids, tags=tags)
+            pool = leave_out_hidden(self, pool)
+            if pool is None:
+                return
         if not pool:
             self.notify("No questions match.", severity="warning", timeout=4)
             return
@@ -258,7 +275,10 @@ class QuizApp(App[None]):
                 timeout=6,
                 markup=False,
             )
-        self.push_screen(QuizScreen(QuizSession.start(pool, options, title), self.lab))
+        kind = quiz_kind(self.settings)
+        if kind != "quiz" and self.options.db_path is not None:
+            title += f" ({kind})"  # the mode shows; without a history nothing is recorded
+        self.push_screen(QuizScreen(QuizSession.start(pool, options, title, kind), self.lab))
 
     def start_preview(
         self, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
@@ -315,30 +335,23 @@ class QuizApp(App[None]):
 
     def on_answer(
         self, question: Question, grade: Grade, seconds: float, kind: str = "quiz"
-    ) -> None:
+    ) -> Scheduled:
         """Called the moment an answer is graded: queued for the history's writer at once, so
         the next question never waits on the disk (or on another program's lock)."""
-        self.history_writes.record_answer(question, grade, seconds, kind, self.settings)
+        return self.history_writes.record_answer(question, grade, seconds, kind, self.settings)
+
+    def rerate_answer(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
+        """The student's rating for the answer on screen instead of the app's."""
+        return self.history_writes.rerate(scheduled, rating)
 
     def undo_answer(self) -> bool:
         """Take this app's latest answer back out of the history. False if it could not be."""
         return self.history_writes.undo_answer()
 
     def bury_or_suspend(self, question: Question, action: str) -> None:
-        if self.history is None:
-            self.notify("Burying and suspending need the review history.", severity="warning")
-            return
-        from quizapp.srs.queue import tomorrow
-        from quizapp.srs.scheduling import utc_now
+        from quizapp.tui.hidden import bury_or_suspend
 
-        if action == "bury":
-            self.history_writes.flag(question.id, "bury", tomorrow(utc_now()))
-            self.notify(f"Buried until tomorrow: {question.id}", timeout=4, markup=False)
-        else:
-            self.history_writes.flag(question.id, "suspend")
-            self.notify(
-                f"Suspended: {question.id} (it stays out of drills)", timeout=4, markup=False
-            )
+        bury_or_suspend(self, question, action)
 
     def unhide(self, question_id: str, action: str) -> None:
         """Undo a bury or a suspend."""
@@ -385,78 +398,22 @@ class QuizApp(App[None]):
             self.push_screen(StatsScreen(stats))
 
     def action_suspended(self) -> None:
-        """Bring suspended cards back into drills."""
-        if self.history is None:
-            self.notify("Suspending needs the review history.", severity="warning")
-            return
-        suspended = self.history_writes.suspended_ids()
-        if not suspended:
-            self.notify("No card is suspended.", timeout=4)
-            return
-        from quizapp.tui.screens.suspended import SuspendedCards
+        """Bring suspended cards back into sessions."""
+        from quizapp.tui.hidden import bring_back
 
-        def unsuspend(chosen: list[str] | None) -> None:
-            if not chosen or self.history is None:
-                return
-            for question_id in chosen:
-                self.history_writes.flag(question_id, "unsuspend")
-            self.notify(f"Back in drills: {plural(len(chosen), 'card')}.", timeout=4, markup=False)
-            self.refresh_home()
+        bring_back(self, "suspend")
 
-        self.push_screen(SuspendedCards(suspended, self.bank.questions), unsuspend)
+    def action_buried(self) -> None:
+        """Bring buried cards back before tomorrow."""
+        from quizapp.tui.hidden import bring_back
+
+        bring_back(self, "bury")
 
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
-        """Today's due cards, then new ones up to the daily limit."""
-        if self.history is None:
-            self.notify(
-                "Drills need the review history (it could not be opened).", severity="error"
-            )
-            return
-        from quizapp.bank.session import QuizSession, SessionOptions
-        from quizapp.srs.queue import build_drill_queue
-        from quizapp.srs.scheduling import utc_now
-        from quizapp.tui.screens.quiz import QuizScreen
+        """Today's due cards, then new ones up to the daily limit (quizapp/tui/drill.py)."""
+        from quizapp.tui.drill import start_drill
 
-        questions = {
-            q.id: q for q in self.bank.questions.values() if not deck_ids or q.deck_id in deck_ids
-        }
-        now = utc_now()
-        view = self.history_writes.view()
-        assert view is not None  # the history is open
-        queue = self.history_writes.read(
-            lambda: build_drill_queue(
-                view, questions, now, new_per_day=self.settings.new_cards_per_day
-            ),
-            "today's drill",
-        )
-        if queue is None:
-            return
-        if self.settings.exam_date is not None:  # the plan to the exam (quizapp/srs/plan.py)
-            from quizapp.srs.readiness import plan_drill_queue
-
-            planned = self.history_writes.read(
-                lambda: plan_drill_queue(view, questions, self.bank.decks, self.settings, now),
-                "today's plan",
-            )
-            if planned is not None:  # None: the exam is past, plain FSRS again
-                queue = planned
-        if not len(queue):
-            self.notify(_nothing_due(queue.next_due, now), title="Drill", timeout=10, markup=False)
-            return
-        session = QuizSession.start(
-            queue.questions,
-            SessionOptions(
-                length=self.options.length,
-                shuffle=False,  # the queue's order: due cards first
-                shuffle_choices=self.options.shuffle,
-                seed=self.options.seed,
-            ),
-            kind="drill",
-        )
-        due_ids = {q.id for q in queue.due}
-        due = sum(q.id in due_ids for q in session.questions)
-        session.title = f"Drill: {due} due, {len(session.questions) - due} new"
-        self.push_screen(QuizScreen(session, self.lab))
+        start_drill(self, deck_ids)
 
     def on_unmount(self) -> None:
         self.history_writes.close_now()
@@ -550,7 +507,10 @@ class QuizApp(App[None]):
         yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
         yield SystemCommand("Exam", "A timed 20-question mock exam", self.start_exam)
         yield SystemCommand(
-            "Suspended cards", "Bring suspended cards back into drills", self.action_suspended
+            "Suspended cards", "Bring suspended cards back into sessions", self.action_suspended
+        )
+        yield SystemCommand(
+            "Buried cards", "Bring cards buried until tomorrow back now", self.action_buried
         )
         yield SystemCommand(
             "Stats", "Reviews, retention, topics, forecast, streak, exams", self.action_stats
@@ -579,14 +539,3 @@ class QuizApp(App[None]):
         from quizapp.tui.screens.lab import LabScreen
 
         self.push_screen(LabScreen(name, self.lab))
-
-
-def _nothing_due(next_due: datetime | None, now: datetime) -> str:
-    if next_due is None:
-        return "Nothing is due, and no new cards are left today."
-    wait = next_due - now
-    hours, rest = divmod(int(wait.total_seconds()), 3600)
-    minutes = rest // 60
-    when = next_due.astimezone().strftime("%a %H:%M")
-    span = f"{hours} h {minutes} min" if hours else f"{minutes} min"
-    return f"Nothing is due right now. The next card is due {when} (in {span})."

@@ -8,6 +8,9 @@
   seen through `PendingView` so due and new counts already count what is still waiting;
 - undo of an answer still waiting takes it out of the queue; undo of a saved one removes
   exactly the row it wrote (`Ticket.review_id`);
+- an answer's rating (chosen by the app from the grade and the time taken) can be changed on
+  the feedback screen: the waiting write is changed, or the saved row rescheduled in place,
+  so an answer stays one review row;
 - the `HistoryStatus` bars show "2 answers not saved yet — retrying (database is locked)"
   while anything waits, and the quit confirmation says how many.
 
@@ -21,6 +24,8 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -43,8 +48,9 @@ if TYPE_CHECKING:
     from quizapp.bank.grading import Grade
     from quizapp.exam.session import ExamResult
     from quizapp.srs.config import Settings
+    from quizapp.srs.counts import HomeCounts
     from quizapp.srs.pending import PendingView
-    from quizapp.srs.scheduling import Scheduler
+    from quizapp.srs.scheduling import Card, Rating, Scheduler
     from quizapp.srs.store import ReviewStore
 
 _T = TypeVar("_T")
@@ -57,6 +63,30 @@ UNMOUNT_FLUSH_SECONDS = 2.0
 def _what(pending: int, answers: int) -> str:
     """ "2 answers", or "3 changes" when burying, suspending or an exam is among them."""
     return plural(pending, "answer" if pending == answers else "change")
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """An answer as the scheduler took it: its rating, and the card before and after."""
+
+    question_id: str
+    rating: Rating
+    kind: str  # drill, quiz or practice
+    when: datetime
+    duration_ms: int
+    scheduler: Scheduler
+    before: Card | None  # None: a new card
+    after: Card | None  # None: a practice answer to a new card
+    ticket: Ticket | None  # None: no history, nothing saved
+    saved: bool  # False without a history
+
+    def note(self) -> str:
+        """The feedback's line, "Rated Good · back in 3 days", counted from the answer."""
+        from quizapp.srs.schedule_note import rating_name, schedule_note
+
+        if not self.saved:
+            return f"Rated {rating_name(self.rating)} · not saved (no review history)"
+        return schedule_note(self.rating, self.kind, self.before, self.after, self.when)
 
 
 class HistoryService:
@@ -164,7 +194,8 @@ class HistoryService:
             self._failed(status.failure or "unknown error")
         self._report_undos()
         self._show_status()
-        if status.pending < before.pending and self.reader is not None:
+        if status.pending != before.pending and self.reader is not None:
+            # An answer queued or saved: the due and new counts move at once.
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
@@ -277,25 +308,30 @@ class HistoryService:
             message, title="Review history", severity="error", timeout=timeout, markup=False
         )
 
-    def deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
-        """Per deck id: (due now, never seen). Empty without a history."""
-        return self.read(lambda: self._deck_counts(bank), "the due and new counts") or {}
-
-    def _deck_counts(self, bank: Bank) -> dict[str, tuple[int, int]]:
+    def home_counts(self, bank: Bank, settings: Settings) -> HomeCounts | None:
+        """The home screen's figures (quizapp/srs/counts.py); None without a history."""
         view = self.view()
         if view is None:
-            return {}
+            return None
+        from quizapp.srs.counts import home_counts
         from quizapp.srs.scheduling import utc_now
 
-        now = utc_now()
-        hidden = view.hidden_ids(now)
-        due = set(view.due_ids(now)) - hidden
-        known = view.known_ids()
-        counts: dict[str, tuple[int, int]] = {}
-        for deck in bank.decks:
-            ids = {q.id for q in deck.questions} - hidden
-            counts[deck.id] = (len(ids & due), len(ids - known))
-        return counts
+        return self.read(
+            lambda: home_counts(
+                view, bank.decks, utc_now(), new_per_day=settings.new_cards_per_day
+            ),
+            "the due and new counts",
+        )
+
+    def data_version(self) -> int | None:
+        """SQLite's count of commits by other connections (our writer's, another app's) to the
+        file, as the UI's reader sees it: cheap to ask every few seconds."""
+        if self.reader is None:
+            return None
+        try:
+            return self.reader.connection.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return None  # asked every few seconds: the next real read reports any trouble
 
     # -- writes --------------------------------------------------------------------------------
 
@@ -311,26 +347,55 @@ class HistoryService:
 
     def record_answer(
         self, question: Question, grade: Grade, seconds: float, kind: str, settings: Settings
-    ) -> None:
-        """Queue the answer (with the time it was given) and return at once."""
+    ) -> Scheduled:
+        """Queue the answer (with the time it was given) and return at once, with what the
+        scheduler makes of it."""
         from quizapp.srs.scheduling import RatingPolicy, utc_now
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
+        view = self.view()
+        before = None if view is None else self.read(lambda: view.card(question.id), "the card")
+        scheduled = _schedule(
+            Scheduled(
+                question_id=question.id,
+                rating=policy.rating_for(grade, seconds),
+                kind=kind,
+                when=utc_now(),
+                duration_ms=int(seconds * 1000),
+                scheduler=self.scheduler(settings),
+                before=before,
+                after=None,
+                ticket=None,
+                saved=False,
+            )
+        )
         ticket = self._submit(
             AnswerWrite(
                 question_id=question.id,
                 deck_id=question.deck_id,
                 topic=question.topic,
-                rating=policy.rating_for(grade, seconds),
+                rating=scheduled.rating,
                 correct=grade.correct,
-                when=utc_now(),
-                duration_ms=int(seconds * 1000),
+                when=scheduled.when,
+                duration_ms=scheduled.duration_ms,
                 kind=kind,
-                scheduler=self.scheduler(settings),
+                scheduler=scheduled.scheduler,
             )
         )
         if ticket is not None:
             self._answers.append(ticket)
+        return replace(scheduled, ticket=ticket, saved=ticket is not None)
+
+    def rerate(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
+        """The student's own rating instead of the app's: the same review, rescheduled."""
+        ticket = scheduled.ticket
+        if ticket is not None and self.writer is not None and rating != scheduled.rating:
+            try:
+                self.writer.rerate(ticket, rating, scheduled.scheduler)
+            except WriterClosed:
+                return scheduled
+            self._refresh()
+        return _schedule(replace(scheduled, rating=rating))
 
     def undo_answer(self) -> bool:
         """Take this app's latest answer back. False if there was none to take back."""
@@ -376,3 +441,29 @@ class HistoryService:
     def suspended_ids(self) -> list[str]:
         view = self.view()
         return [] if view is None else self.read(view.suspended_ids, "suspended cards") or []
+
+    def buried_ids(self) -> list[str]:
+        from quizapp.srs.scheduling import utc_now
+
+        view = self.view()
+        if view is None:
+            return []
+        return sorted(self.read(lambda: view.buried_ids(utc_now()), "buried cards") or [])
+
+
+def _schedule(scheduled: Scheduled) -> Scheduled:
+    """`scheduled` with `after` worked out as the writer will (the same fuzz, the same card)."""
+    from quizapp.srs.scheduling import review
+    from quizapp.srs.store import PRACTICE
+
+    if scheduled.kind == PRACTICE:
+        return replace(scheduled, after=scheduled.before)
+    after, _log = review(
+        scheduled.scheduler,
+        scheduled.before,
+        scheduled.rating,
+        scheduled.when,
+        scheduled.duration_ms,
+        fuzz_key=scheduled.question_id,
+    )
+    return replace(scheduled, after=after)

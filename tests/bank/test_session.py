@@ -85,3 +85,29 @@ def test_a_drill_keeps_its_order_but_shuffles_options() -> None:
         assert [q.id for q in session.questions] == [q.id for q in qs]
         orders.add(session.display_orders["t-multi"])
     assert len(orders) > 1  # t-multi's three options come in more than one order
+
+
+def test_a_question_asked_again_counts_and_goes_with_the_answer_that_brought_it() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=False))
+    total = session.total
+    first, second = session.questions[0], session.questions[1]
+    session.record(Grade(False, "k", "g"), 1.0)  # first: wrong, to come back
+    session.record(Grade(True, "k", "g"), 1.0)  # second
+    session.ask_next(first)  # its learning step is due: asked before the rest
+    assert session.current is first and session.total == total + 1
+    order = session.display_orders[first.id]
+    session.undo()  # the second answer: second is current, the repeat still to come
+    assert session.current is second and session.questions[session.index + 1] is first
+    session.undo()  # the first answer: its repeat goes with it
+    assert session.current is first and session.total == total
+    assert [q.id for q in session.questions].count(first.id) == 1
+    assert session.display_orders[first.id] == order
+
+
+def test_the_total_leaves_out_skipped_questions() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=False))
+    total = session.total
+    session.skip()  # buried
+    assert session.total == total - 1 and session.index == 1
+    session.undo()
+    assert session.total == total

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.config import ConfigError, Settings, config_path, load_settings
+from quizapp.srs.config import ConfigError, Settings, config_path, load_settings, save_setting
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -264,3 +264,76 @@ def test_the_theme_is_read_as_a_name(tmp_path: Path) -> None:
 def test_a_theme_that_is_not_a_name_is_refused(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match="theme must be a name in quotes"):
         load_settings(write(tmp_path, f"theme = {value}\n"))
+
+
+# -- quiz_reschedules, and writing a setting back -----------------------------------------------
+
+
+def test_quizzes_are_practice_unless_the_file_says_otherwise(tmp_path: Path) -> None:
+    assert Settings().quiz_reschedules is False
+    assert load_settings(write(tmp_path, "quiz_reschedules = true\n")).quiz_reschedules is True
+
+
+@pytest.mark.parametrize("value", ["1", '"yes"', "0.0"])
+def test_quiz_reschedules_must_be_true_or_false(tmp_path: Path, value: str) -> None:
+    assert_config_error(write(tmp_path, f"quiz_reschedules = {value}\n"), "quiz_reschedules")
+
+
+def test_a_saved_setting_keeps_every_other_line(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "# my settings\nnew_cards_per_day = 35\nquiz_reschedules = false  # for now\n"
+        "fast_seconds = 4",
+    )
+    path.chmod(0o640)
+    save_setting(path, "quiz_reschedules", True)
+    assert path.read_text() == (
+        "# my settings\nnew_cards_per_day = 35\nquiz_reschedules = true  # for now\n"
+        "fast_seconds = 4"
+    )
+    assert path.stat().st_mode & 0o777 == 0o640
+    save_setting(path, "new_cards_per_day", 12)
+    settings = load_settings(path)
+    assert (settings.new_cards_per_day, settings.quiz_reschedules) == (12, True)
+
+
+def test_a_setting_is_appended_to_a_file_without_it_or_to_a_new_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "new_cards_per_day = 35")  # no final newline
+    save_setting(path, "quiz_reschedules", True)
+    assert path.read_text() == "new_cards_per_day = 35\nquiz_reschedules = true\n"
+    fresh = tmp_path / "new" / "folder" / "config.toml"
+    save_setting(fresh, "quiz_reschedules", False)
+    assert fresh.read_text() == "quiz_reschedules = false\n"
+
+
+def test_a_symlinked_config_stays_a_symlink(tmp_path: Path) -> None:
+    real = write(tmp_path, "new_cards_per_day = 35\n")
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    save_setting(link, "quiz_reschedules", True)
+    assert link.is_symlink() and "quiz_reschedules = true" in real.read_text()
+
+
+def test_nothing_is_written_over_a_broken_file_a_folder_or_with_a_bad_value(
+    tmp_path: Path,
+) -> None:
+    broken = write(tmp_path, "new_cards_per_day 20\n")
+    with pytest.raises(ConfigError, match="line 1"):
+        save_setting(broken, "quiz_reschedules", True)
+    assert broken.read_text() == "new_cards_per_day 20\n"
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(ConfigError, match="not a regular file"):
+        save_setting(folder, "quiz_reschedules", True)
+    good = tmp_path / "good.toml"
+    good.write_text("new_cards_per_day = 5\n")
+    with pytest.raises(ConfigError, match="out of range"):
+        save_setting(good, "new_cards_per_day", -1)
+    with pytest.raises(ConfigError, match="unknown setting"):
+        save_setting(good, "colour", "red")
+    assert good.read_text() == "new_cards_per_day = 5\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "config.toml",
+        "folder.toml",
+        "good.toml",
+    ]  # no temporary file left behind

@@ -472,6 +472,8 @@ def test_the_json_has_the_documented_keys_and_plain_types(store: ReviewStore) ->
         "mastered",
         "suspended",
         "due_now",
+        "due_today",
+        "practice_reviews",
         "exams",
         "exams_passed",
     }
@@ -566,3 +568,29 @@ def test_sparkline_scales_to_the_peak() -> None:
     assert sparkline([0, 0, 0]) == "▁▁▁"
     assert sparkline([0, 1, 4, 8]) == "▁▂▅█"  # any review at all shows above the floor
     assert sparkline([]) == ""
+
+
+# -- practice, and the two due figures ----------------------------------------------------------
+
+
+def test_practice_answers_count_as_study_but_not_as_retention(store: ReviewStore) -> None:
+    answer(store, "q1", days_ago(10), Rating.Easy)  # into review
+    answer(store, "q1", days_ago(1), Rating.Good)  # a review the schedule asked for: right
+    answer(store, "q1", days_ago(1, hour=11), Rating.Again, kind="practice")  # practice: wrong
+    stats = stats_of(store, bank(question("q1")))
+    assert stats.totals.reviews == 3 and stats.totals.practice == 1
+    assert stats.true_retention == 1.0  # the practice slip is not a lapse of the schedule
+    assert stats.as_json()["totals"]["practice_reviews"] == 1
+
+
+def test_due_now_and_due_today_are_both_said_and_agree(store: ReviewStore) -> None:
+    for qid in ("q1", "q2", "q3"):
+        answer(store, qid, days_ago(5))
+    set_due(store, "q1", NOW - timedelta(days=2))  # overdue
+    set_due(store, "q2", NOW + timedelta(hours=3))  # later today (15:00 + 3 h, UTC)
+    set_due(store, "q3", NOW + timedelta(days=3))
+    stats = stats_of(store, bank(question("q1"), question("q2"), question("q3")))
+    assert stats.totals.due_now == 1
+    assert stats.due_today == stats.due_forecast[0].due == 2
+    assert stats.due_summary() == "1 now, 2 by the end of today"
+    assert stats.as_json()["totals"]["due_today"] == 2

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from quizapp.bank import load_bank
+from quizapp.srs.config import Settings
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
@@ -44,7 +45,7 @@ async def start_drill(pilot: Pilot, app: QuizApp) -> QuizScreen:
 
 def test_each_answer_is_saved_as_it_is_given(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
-    app = make_app(db)
+    app = make_app(db, settings=Settings(quiz_reschedules=True))
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_deck(pilot)
@@ -63,7 +64,7 @@ def test_each_answer_is_saved_as_it_is_given(tmp_path: Path) -> None:
 
 def test_home_shows_due_and_new_counts_and_they_move_after_a_session(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
-    app = make_app(db)
+    app = make_app(db, settings=Settings(quiz_reschedules=True))
 
     def row(app: QuizApp) -> list[str]:
         table = app.screen.query_one("#decks", DataTable)
@@ -111,14 +112,12 @@ def test_a_drill_undo_and_bury(tmp_path: Path) -> None:
 
 def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
-    from quizapp.srs.config import Settings
-
     app = make_app(db, settings=Settings(new_cards_per_day=1))
 
     async def scenario(pilot: Pilot) -> None:
         screen = await start_drill(pilot, app)
         assert len(screen.session.questions) == 1  # the daily new-card limit
-        await answer_current(pilot, screen, right=True)
+        await answer_current(pilot, screen, right=True)  # fast: Easy, out of learning at once
         await pilot.press("enter")  # to the summary
         await saved(pilot, app)
         await pilot.press("escape")

@@ -132,7 +132,7 @@ def test_answers_given_while_the_lock_is_held_are_saved_once_and_in_order(tmp_pa
             lock.release()
         await saved(pilot, app)
         await wait_for(pilot, lambda: status_bar(app) == "")
-        assert rows(db) == [(first, "quiz"), (second, "quiz")]
+        assert rows(db) == [(first, "practice"), (second, "practice")]
 
     drive(app, scenario)
 
@@ -210,7 +210,7 @@ def test_a_full_disk_keeps_the_answers_until_there_is_room(tmp_path: Path) -> No
             filler.unlink()
             await saved(pilot, app)
             await wait_for(pilot, lambda: status_bar(app) == "")
-            assert rows(db) == [(first, "quiz")]
+            assert rows(db) == [(first, "practice")]
 
         drive(app, scenario)
         assert not list(disk.glob("*unusable*"))

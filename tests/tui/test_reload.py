@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from quizapp.bank import load_bank
+from quizapp.srs.config import Settings
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.reload import BankWatcher
@@ -220,7 +221,8 @@ def test_the_history_is_untouched_and_its_ids_still_count(tmp_path: Path) -> Non
     deck = bank_dir / "alpha.yaml"
     deck.write_text(deck_text("alpha", ["a-1", "a-2"]))
     db = tmp_path / "history.sqlite3"
-    app = make_app(bank_dir, db_path=db)
+    # A quiz that reschedules, so that its answer makes a-1 a card of the history.
+    app = make_app(bank_dir, db_path=db, settings=Settings(quiz_reschedules=True))
 
     def row(app: QuizApp) -> list[str]:
         return [str(c) for c in home(app).query_one("#decks", DataTable).get_row_at(0)]

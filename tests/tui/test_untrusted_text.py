@@ -299,8 +299,10 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
         await wait_for(pilot, lambda: app.history is not None)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
-        await pilot.press("exclamation_mark")  # suspend h-single: a toast names it
-        await wait_for(pilot, lambda: find(app, "Suspended: h-single") is not None)
+        await pilot.press("exclamation_mark")  # suspend h-single: a toast quotes its prompt
+        await wait_for(pilot, lambda: find(app, "Suspended (ctrl+p brings it back)") is not None)
+        await shows(pilot, "prompt-h-single")  # as text, in the toast
+        await click_fields(pilot, hostile, "prompt-h-single")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
 

@@ -1,6 +1,14 @@
-"""The home screen: the decks with their question counts, session options, bank problems."""
+"""The home screen: the decks with their question counts, session options, bank problems.
+
+Under the decks, what a drill on the highlighted deck would take (the New column counts every
+unseen card; a drill takes new ones only up to the day's limit) and what sessions leave out
+(suspended and buried cards). Beside them, whether quizzes reschedule or are practice. The
+counts stay current by themselves (quizapp/tui/home_refresh.py).
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,11 +17,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
+from quizapp.tui.home_refresh import CountsRefresh
 from quizapp.tui.literal import literal
+from quizapp.tui.quiz_mode import quiz_mode_text
 from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.readiness_line import ReadinessLine
 from quizapp.wording import plural
+
+if TYPE_CHECKING:
+    from quizapp.srs.counts import HomeCounts
 
 ALL_DECKS = "__all__"
 
@@ -31,14 +44,24 @@ class HomeScreen(Screen[None]):
         Binding("t", "pick_tags", "By tags"),
         Binding("n", "focus_length", "Length", show=False),
         Binding("s", "toggle_shuffle", "Shuffle", show=False),
+        Binding("r", "toggle_reschedule", "Quizzes reschedule", show=False),
     ]
 
-    def __init__(self, bank: Bank, *, length: int | None = None, shuffle: bool = True) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        length: int | None = None,
+        shuffle: bool = True,
+        quiz_reschedules: bool = False,
+    ) -> None:
         super().__init__(id="home")
         self.bank = bank
         self.initial_length = length
         self.initial_shuffle = shuffle
-        self._counts: dict[str, tuple[int, int]] = {}
+        self.initial_reschedules = quiz_reschedules
+        self.counts: HomeCounts | None = None
+        self.counts_refresh = CountsRefresh(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -51,6 +74,7 @@ class HomeScreen(Screen[None]):
                 yield FittedTable(
                     id="decks", cursor_type="row", zebra_stripes=True, shrinkable=("Deck", "Domain")
                 )
+                yield Static(id="drill-note", markup=False)
                 # Under the decks, where a file's path has the width to read whole. Always
                 # there, hidden while there is nothing to say: live reload can fill it.
                 yield Label(
@@ -73,6 +97,10 @@ class HomeScreen(Screen[None]):
                 with Horizontal(classes="option-row"):
                     yield Label("Shuffle", classes="option-label")
                     yield Switch(value=self.initial_shuffle, id="shuffle")
+                with Horizontal(classes="option-row"):
+                    yield Label("Quizzes reschedule", classes="option-label")
+                    yield Switch(value=self.initial_reschedules, id="reschedule")
+                yield Static(quiz_mode_text(self.initial_reschedules), id="quiz-mode")
                 yield Static(self._help_text(), id="home-help")
         yield Footer()
 
@@ -102,6 +130,7 @@ class HomeScreen(Screen[None]):
         table.add_columns("Due", "New", "Questions", "Deck", "Weight", "Domain")
         self._fill_rows()
         table.focus()
+        self.counts_refresh.start()
         if self.bank.errors:
             files = len({d.path for d in self.bank.errors})
             self.notify(
@@ -133,8 +162,10 @@ class HomeScreen(Screen[None]):
         title.display = problems.display = errors
         self.query_one("#problems-scroll").display = errors
 
-    def show_counts(self, counts: dict[str, tuple[int, int]]) -> None:
-        self._counts = counts
+    def show_counts(self, counts: HomeCounts | None) -> None:
+        self.counts = counts
+        if counts is not None:
+            self.counts_refresh.refresh_at(counts.next_change)
         if self.is_mounted:
             self._fill_rows()
             self.query_one(ReadinessLine).refresh_line()
@@ -143,7 +174,7 @@ class HomeScreen(Screen[None]):
         table = self.query_one("#decks", DataTable)
         cursor = table.cursor_row
         table.clear()
-        counts = self._counts
+        counts = self.counts.decks if self.counts is not None else {}
 
         def cells(key: str) -> tuple[str, str]:
             if key not in counts:
@@ -168,6 +199,24 @@ class HomeScreen(Screen[None]):
             )
         table.add_row(*totals, str(len(self.bank.questions)), "All decks", "", "", key=ALL_DECKS)
         table.move_cursor(row=min(cursor, table.row_count - 1))
+        self._show_drill_note()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_drill_note()
+
+    def _highlighted_decks(self) -> tuple[str, ...]:
+        table = self.query_one("#decks", DataTable)
+        if not table.row_count:
+            return ()
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return () if key in (None, ALL_DECKS) else (key,)
+
+    def _show_drill_note(self) -> None:
+        from quizapp.tui.quiz_mode import drill_note
+
+        note = self.query_one("#drill-note", Static)
+        note.update(drill_note(self.counts, self._highlighted_decks()))
+        note.display = self.counts is not None
 
     def on_screen_resume(self) -> None:
         # Back from a session: the counts have moved.
@@ -179,14 +228,7 @@ class HomeScreen(Screen[None]):
         open_readiness(self.app)
 
     def action_drill(self) -> None:
-        table = self.query_one("#decks", DataTable)
-        key = (
-            table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            if table.row_count
-            else None
-        )
-        decks = () if key in (None, ALL_DECKS) else (key,)
-        self.app.start_drill(deck_ids=decks)  # type: ignore[attr-defined]
+        self.app.start_drill(deck_ids=self._highlighted_decks())  # type: ignore[attr-defined]
 
     # -- options ------------------------------------------------------------------------------
 
@@ -223,6 +265,18 @@ class HomeScreen(Screen[None]):
     def action_toggle_shuffle(self) -> None:
         switch = self.query_one("#shuffle", Switch)
         switch.value = not switch.value
+
+    def action_toggle_reschedule(self) -> None:
+        switch = self.query_one("#reschedule", Switch)
+        switch.value = not switch.value
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if event.switch.id != "reschedule":
+            return
+        from quizapp.tui.quiz_mode import set_quiz_reschedules
+
+        set_quiz_reschedules(self.app, event.value)  # type: ignore[arg-type]
+        self.query_one("#quiz-mode", Static).update(quiz_mode_text(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Enter after typing a length means "go": start the highlighted deck with it.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -33,7 +34,9 @@ from quizapp.bank.model import (
 )
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.learning_wait import LearningWait
 from quizapp.tui.literal import literal, with_markup
+from quizapp.tui.prompt_text import short_prompt
 from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, numeric_hint
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
@@ -43,6 +46,10 @@ from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focu
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
 from quizapp.wording import plural
+
+if TYPE_CHECKING:
+    from quizapp.tui.drill import DrillPlan
+    from quizapp.tui.history_writes import Scheduled
 
 KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
@@ -63,13 +70,21 @@ class QuizScreen(Screen[None]):
         Binding("x", "cancel_lab", "Cancel computation", show=False),
         Binding("b", "bury", "Bury", show=False),
         Binding("exclamation_mark", "suspend", "Suspend", show=False),
+        Binding("e", "end_drill", "End drill"),  # while waiting for a learning card
     ]
 
-    def __init__(self, session: QuizSession, lab: LabService) -> None:
+    def __init__(
+        self, session: QuizSession, lab: LabService, drill: DrillPlan | None = None
+    ) -> None:
         super().__init__(id="quiz")
         self.session = session
         self.lab = lab
-        self.state = "asking"  # asking → (revealed) → [awaiting-key] → answered
+        self.drill = drill  # a drill: its title and its learning steps (quizapp/tui/drill.py)
+        self.learning = LearningWait(self, drill) if drill is not None else None
+        self.scheduled: Scheduled | None = None  # the answer on screen, as the scheduler took it
+        # asking → (revealed) → [awaiting-key] → answered; a drill may then be waiting for a
+        # learning card to come due again.
+        self.state = "asking"
         self.shown_at = time.monotonic()
         self._pending: tuple[Question, NumericAnswerText] | None = None
         self._derived: dict[str, object] | None = None
@@ -78,7 +93,7 @@ class QuizScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield SessionProgress(len(self.session.questions))
+        yield SessionProgress(self.session.total)
         yield HistoryStatus()  # up while answers wait to be saved
         yield VerticalScroll(id="quiz-body", can_focus=True)
         yield Footer()
@@ -94,19 +109,23 @@ class QuizScreen(Screen[None]):
     # -- asking -------------------------------------------------------------------------------
 
     async def show_question(self) -> None:
+        if self.learning is not None:
+            self.learning.take_due()
         question = self.question
         if question is None:
-            self.finish()
+            if self.learning is not None and self.learning.steps:
+                await self.learning.wait()
+            else:
+                self.finish()
             return
         self.state = "asking"
+        self.scheduled = None
         self._derived = None
         self._key_error: str | None = None
         self._pending = None
         self._selected = frozenset()
         self.shown_at = time.monotonic()
-        self.query_one(SessionProgress).show(
-            self.session.index, len(self.session.attempts), self.session.score
-        )
+        self.show_progress()
         body = self.query_one("#quiz-body", VerticalScroll)
         await body.remove_children()
         meta = f"{question.topic} · {question.difficulty.value} · {question.type.value.replace('_', ' ')}"
@@ -218,7 +237,7 @@ class QuizScreen(Screen[None]):
     def _answered(self, question: Question, result: Grade) -> None:
         seconds = time.monotonic() - self.shown_at
         self.session.record(result, seconds)
-        self.app.on_answer(question, result, seconds, self.session.kind)  # type: ignore[attr-defined]
+        self.scheduled = self.app.on_answer(question, result, seconds, self.session.kind)  # type: ignore[attr-defined]
         self.state = "answered"
         answer = self.query_one("#answer")
         if isinstance(answer, ChoiceList):
@@ -231,20 +250,38 @@ class QuizScreen(Screen[None]):
             answer.show_result()
         elif isinstance(answer, Input):
             answer.disabled = True
-        self.query_one(SessionProgress).show(
-            self.session.index - 1, len(self.session.attempts), self.session.score
-        )
+        self.show_progress()
         self.query_one("#key-hint", Label).update(
-            "Enter/space: next · Tab: the lab's arguments"
-            if question.compute
-            else "Enter/space: next"
+            "Enter/space: next · 1–4: change the rating"
+            + (" · Tab: the lab's arguments" if question.compute else "")
         )
         body = self.query_one("#quiz-body", VerticalScroll)
-        feedback = Feedback(question, result, self._selected)
+        feedback = Feedback(question, result, self._selected, schedule=self._schedule_note())
         body.mount(feedback, before=self.query_one("#lab"))
         self._reveal_lab()
         body.focus()
         self.call_after_refresh(feedback.scroll_visible, animate=False, top=True)
+
+    def _schedule_note(self) -> str | None:
+        scheduled = self.scheduled
+        if scheduled is None:
+            return None
+        # Said where the eye is: the key hint under the lab is often scrolled out of view.
+        return scheduled.note() + (" · 1–4 change it" if scheduled.saved else "")
+
+    def show_progress(self) -> None:
+        """Question n of N and the title: both move when a card is buried, suspended or comes
+        back for a learning step."""
+        waiting = len(self.drill.steps) if self.drill is not None else 0
+        asked = len(self.session.attempts)
+        self.query_one(SessionProgress).show(
+            asked + (self.state != "answered"),
+            self.session.total + waiting,
+            asked,
+            self.session.score,
+        )
+        if self.drill is not None:
+            self.session.title = self.sub_title = self.drill.title(self.session)
 
     def _reveal_lab(self) -> None:
         self.query_one("#lab", LabPanel).remove_class("hidden")
@@ -253,7 +290,7 @@ class QuizScreen(Screen[None]):
 
     async def action_space(self) -> None:
         question = self.question
-        if self.state == "answered":
+        if self.state in ("answered", "waiting"):
             await self.action_next()
         elif isinstance(question, Flashcard) and self.state == "asking":
             self.state = "revealed"
@@ -269,6 +306,13 @@ class QuizScreen(Screen[None]):
         question = self.question
         if isinstance(question, Flashcard) and self.state == "revealed":
             self._answered(question, grade(question, FlashcardRating(rating)))
+        elif self.state == "answered" and self.scheduled is not None:
+            # As Anki's answer buttons: the student's rating instead of the app's, before
+            # moving on. The same review is changed, not a second one added.
+            from quizapp.srs.scheduling import Rating
+
+            self.scheduled = self.app.rerate_answer(self.scheduled, Rating(rating))  # type: ignore[attr-defined]
+            self.query_one(Feedback).show_schedule(self._schedule_note() or "")
 
     def action_cancel_lab(self) -> None:
         cancel_running(self)
@@ -288,7 +332,10 @@ class QuizScreen(Screen[None]):
             action, question_id = self._hidden.pop()
             self.app.unhide(question_id, action)  # type: ignore[attr-defined]
         question = self.session.undo()
-        self.notify(f"Undone: {question.id if question else ''}", timeout=3, markup=False)
+        if question is not None and self.learning is not None:
+            self.learning.steps.drop(question.id)  # its learning step went with the answer
+        what = short_prompt(question.prompt) if question else ""
+        self.notify(f"Undone: {what}", timeout=3, markup=False)
         await self.show_question()
 
     async def action_bury(self) -> None:
@@ -307,25 +354,31 @@ class QuizScreen(Screen[None]):
         self.app.bury_or_suspend(question, action)  # type: ignore[attr-defined]
         self.session.skip()
         self._hidden.append((action, question.id))
-        if self.session.finished:
-            self.finish()
-        else:
-            await self.show_question()
+        await self.show_question()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rate":
-            return isinstance(self.question, Flashcard) and self.state == "revealed"
+            flashcard = isinstance(self.question, Flashcard) and self.state == "revealed"
+            return flashcard or (self.state == "answered" and self.scheduled is not None)
         if action == "next":
-            return self.state == "answered"
+            return self.state in ("answered", "waiting")
+        if action == "end_drill":
+            return self.state == "waiting"
         return True
 
     async def action_next(self) -> None:
+        if self.state == "waiting" and self.learning is not None:
+            await self.learning.ask_now()
+            return
         if self.state != "answered":
             return
-        if self.session.finished:
+        if self.learning is not None:
+            self.learning.keep()
+        await self.show_question()
+
+    def action_end_drill(self) -> None:
+        if self.state == "waiting":
             self.finish()
-        else:
-            await self.show_question()
 
     def finish(self) -> None:
         from quizapp.tui.screens.summary import SummaryScreen
@@ -353,7 +406,10 @@ class QuizScreen(Screen[None]):
 
     @property
     def in_progress(self) -> bool:
-        return not self.session.finished and bool(self.session.attempts or self.state != "asking")
+        waiting = self.state == "waiting"
+        return waiting or (
+            not self.session.finished and bool(self.session.attempts or self.state != "asking")
+        )
 
 
 def _hint(question: Question) -> str | Text:

@@ -306,11 +306,9 @@ def set_exam_date(app: App[None], day: date | None) -> None:
     """Use `day` as the exam date in this app and save it in config.toml."""
     from quizapp.srs.config import ConfigError, save_exam_date
 
-    options = app.options  # type: ignore[attr-defined]
-    app.options = replace(  # type: ignore[attr-defined]
-        options,
-        settings=replace(app.settings, exam_date=day),  # type: ignore[attr-defined]
-    )
+    settings = replace(app.settings, exam_date=day)  # type: ignore[attr-defined]
+    app.settings = settings  # type: ignore[attr-defined]
+    app.options = replace(app.options, settings=settings)  # type: ignore[attr-defined]
     try:
         path = save_exam_date(day)
     except ConfigError as exc:

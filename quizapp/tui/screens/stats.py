@@ -162,7 +162,7 @@ class StatsScreen(Screen[None]):
             upcoming = sum(d.due for d in forecast)
             yield Label(
                 f"Due per day, next {stats.forecast_days} days "
-                f"({forecast[0].due:,} today, overdue included; {upcoming:,} in all)",
+                f"({stats.due_summary()}; {upcoming:,} in all)",
                 classes="pane-title",
             )
             due = DailyCountPlot(
@@ -218,9 +218,10 @@ class StatsScreen(Screen[None]):
             if retention is not None
             else "(no answers to cards in review yet)",
         )
+        practice = f", {totals.practice:,} of them practice" if totals.practice else ""
         item(
             "Reviews",
-            f"{totals.reviews:,} all time, {totals.reviews_in_window:,} in the last "
+            f"{totals.reviews:,} all time{practice}, {totals.reviews_in_window:,} in the last "
             f"{stats.days} days",
             f"(accuracy {percent(totals.accuracy)}, {plural(totals.study_days, 'day')} studied)",
         )
@@ -230,7 +231,7 @@ class StatsScreen(Screen[None]):
             f"{totals.seen:,} of {totals.questions:,} seen, {totals.mastered:,} mastered, "
             f"{totals.new:,} new{suspended}",
         )
-        item("Due now", f"{totals.due_now:,}")
+        item("Due", stats.due_summary(), "(overdue included; suspended and buried left out)")
         if totals.exams:
             item("Exams", f"{totals.exams_passed:,} of {totals.exams:,} passed")
         return text

@@ -1,4 +1,4 @@
-"""Suspended cards: pick the ones to bring back into drills. Returns their ids, or None."""
+"""Suspended or buried cards: pick the ones to bring back. Returns their ids, or None."""
 
 from __future__ import annotations
 
@@ -13,18 +13,22 @@ from textual.widgets import Label, SelectionList
 
 from quizapp.bank.model import Question
 from quizapp.tui.literal import literal
+from quizapp.tui.prompt_text import short_prompt
 from quizapp.tui.widgets.toggles import MarkedSelectionList
 
 
-class SuspendedCards(ModalScreen[list[str] | None]):
+class HiddenCards(ModalScreen[list[str] | None]):
+    """Cards kept out of sessions; space selects, Enter brings the selected ones back."""
+
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("enter", "confirm", "Unsuspend", priority=True),
+        Binding("enter", "confirm", "Bring back", priority=True),
     ]
+    HEADING = "Hidden"
 
-    def __init__(self, suspended: list[str], questions: Mapping[str, Question]) -> None:
+    def __init__(self, hidden: list[str], questions: Mapping[str, Question]) -> None:
         super().__init__()
-        self.suspended = suspended
+        self.hidden = hidden
         self.questions = questions
 
     def compose(self) -> ComposeResult:
@@ -32,16 +36,24 @@ class SuspendedCards(ModalScreen[list[str] | None]):
             question = self.questions.get(qid)
             if question is None:
                 return literal(f"{qid} (no longer in the bank)")
-            prompt = " ".join(question.prompt.split())
-            return literal(f"{qid}: {prompt[:60]}{'…' if len(prompt) > 60 else ''}")
+            return literal(f"{qid}: {short_prompt(question.prompt, 60)}")
 
         with Vertical(classes="dialog"):
-            yield Label("Suspended: space selects, Enter brings back, Esc cancels")
-            yield MarkedSelectionList[str](*((label(q), q) for q in self.suspended), id="suspended")
+            yield Label(self.HEADING, classes="dialog-title")
+            yield Label("Space selects · Enter brings back · Esc cancels")
+            yield MarkedSelectionList[str](*((label(q), q) for q in self.hidden), id="hidden-cards")
 
     def action_confirm(self) -> None:
-        chosen = list(self.query_one("#suspended", SelectionList).selected)
+        chosen = list(self.query_one("#hidden-cards", SelectionList).selected)
         if not chosen:
             self.notify("Select a card first (space).", severity="warning", timeout=3)
             return
         self.dismiss(chosen)
+
+
+class SuspendedCards(HiddenCards):
+    HEADING = "Suspended"
+
+
+class BuriedCards(HiddenCards):
+    HEADING = "Buried until tomorrow"

@@ -1,4 +1,5 @@
-"""What the student sees after answering: the verdict, the key, the whys and the explanation."""
+"""What the student sees after answering: the verdict, the rating the scheduler took and
+when the card comes back, the key, the whys and the explanation."""
 
 from __future__ import annotations
 
@@ -56,16 +57,30 @@ class Feedback(Vertical):
     Feedback > #verdict { text-style: bold; padding: 0 1; width: 100%; }
     Feedback > #verdict.-right { background: $success 35%; }
     Feedback > #verdict.-wrong { background: $error 35%; }
+    Feedback > #rating-line { padding: 0 1; color: $text-muted; width: 100%; }
     Feedback > Markdown { margin: 0; padding: 0 1; }
     """
 
     def __init__(
-        self, question: Question, grade: Grade, selected: frozenset[int] = frozenset()
+        self,
+        question: Question,
+        grade: Grade,
+        selected: frozenset[int] = frozenset(),
+        *,
+        schedule: str | None = None,
     ) -> None:
         super().__init__(id="feedback")
         self.question = question
         self.grade = grade
         self.selected = selected
+        self.schedule = schedule  # "Rated Good · back in 3 days"; None: not scheduled
+
+    def show_schedule(self, schedule: str) -> None:
+        """Another rating was chosen (1–4): say what it does."""
+        self.schedule = schedule
+        rating_line = self.query_one("#rating-line", Label)
+        rating_line.update(schedule)
+        rating_line.display = bool(schedule)
 
     def compose(self) -> ComposeResult:
         grade, question = self.grade, self.question
@@ -76,6 +91,10 @@ class Feedback(Vertical):
         label = Label(verdict, id="verdict")
         label.add_class("-right" if grade.correct else "-wrong")
         yield label
+        # Our own words and numbers, no bank text: plain, not markup, all the same.
+        rating_line = Label(self.schedule or "", id="rating-line", markup=False)
+        rating_line.display = bool(self.schedule)
+        yield rating_line
         parts: list[str] = []
         if isinstance(question, Flashcard):
             parts.append(f"**Back:**\n\n{question.back}")

@@ -25,11 +25,14 @@ class SessionProgress(Horizontal):
         yield Label(id="score")
 
     def on_mount(self) -> None:
-        self.show(0, 0, 0)
+        self.show(1, self.total, 0, 0)
 
-    def show(self, index: int, answered: int, correct: int) -> None:
+    def show(self, position: int, total: int, answered: int, correct: int) -> None:
+        """Question `position` of `total`: the total moves when a card is buried or suspended
+        (it leaves the session) or a drill's learning card is to come back."""
+        self.total = total
         self.query_one("#position", Label).update(
-            f"Question {min(index + 1, self.total)} of {self.total}"
+            f"Question {max(1, min(position, total))} of {total}"
         )
-        self.query_one(ProgressBar).update(progress=answered)
+        self.query_one(ProgressBar).update(total=max(total, 1), progress=answered)
         self.query_one("#score", Label).update(f"Score {correct}/{answered}")
