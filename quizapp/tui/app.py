@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +15,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from quizapp import STARTED_AT
+from quizapp.tui.first_frame import after_first_frame, log_startup
 from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import markup_escaped
@@ -24,10 +27,6 @@ if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.store import ReviewStore
     from quizapp.tui.reload import BankWatcher, PreviewTarget, Reload
-
-# Measured from the moment this module is imported: close enough to process start for
-# the start-up log line, and it costs nothing.
-_IMPORTED_AT = time.perf_counter()
 
 
 @dataclass(frozen=True)
@@ -67,38 +66,44 @@ class QuizApp(App[None]):
         self.lab = LabService(options.device)
         # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
         self.history_writes = HistoryService(self, options.db_path)
-        self.startup_seconds: float | None = None
+        self.startup_seconds: float | None = None  # to Ready: the first layout is done
+        self.first_frame_seconds: float | None = None  # to the first frame written out
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
         if options.theme:
             self.theme = options.theme
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen:
+        # The home screen is the first screen itself, rather than pushed over Textual's blank
+        # default one: that would compose, style and lay out two screens before the first frame.
         from quizapp.tui.screens.home import HomeScreen
 
-        self.push_screen(
-            HomeScreen(self.bank, length=self.options.length, shuffle=self.options.shuffle)
-        )
+        return HomeScreen(self.bank, length=self.options.length, shuffle=self.options.shuffle)
 
     def on_ready(self) -> None:
-        import sys
-
-        # The first frame is on screen: note how long that took (as Posting does) and whether
-        # torch was still out of the picture, then load it off the UI thread.
-        self.startup_seconds = time.perf_counter() - _IMPORTED_AT
+        # The first layout is done, and the frame is on its way to the terminal.
+        self.startup_seconds = time.perf_counter() - STARTED_AT
         self.torch_loaded_at_first_screen = "torch" in sys.modules
-        self.log.info(f"quizapp: first screen after {self.startup_seconds * 1000:.0f} ms")
-        if self.options.warm_up:
-            self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
+        if self.options.start == "exam":
+            self.start_exam(**self.options.exam)
+        elif self.options.start == "preview":
+            self.start_preview()
+        after_first_frame(self, self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        """What would compete with the first frame for the GIL waits until it is out: opening
+        the history (its writer thread) and importing torch."""
+        self.first_frame_seconds = time.perf_counter() - STARTED_AT
+        log_startup(
+            self, self.startup_seconds or 0.0, self.first_frame_seconds, "torch" in sys.modules
+        )
         self.history_writes.start()
         self._start_watching()
         if self.options.start == "drill":
             # A drill is built from the history: without one there is nothing to drill.
             self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
-        elif self.options.start == "exam":
-            self.start_exam(**self.options.exam)
-        elif self.options.start == "preview":
-            self.start_preview()
+        if self.options.warm_up:
+            self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
 
     @property
     def settings(self) -> Settings:
