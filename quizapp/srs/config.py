@@ -14,7 +14,6 @@ one-line error naming the file, the line and the key.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -57,6 +56,8 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or config_path()
     if not path.exists():
         return Settings()
+    import tomllib  # here: most runs have no config file, and start-up need not pay for it
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

@@ -20,11 +20,15 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from quizapp.srs.history_file import cause, is_busy
-from quizapp.srs.scheduling import Rating, Scheduler
-from quizapp.srs.store import ReviewStore
+
+if TYPE_CHECKING:
+    # Annotations only: the app imports this module before its first frame, and the store and
+    # the scheduler (fsrs) load in the writer's thread, with the store, after it.
+    from quizapp.srs.scheduling import Rating, Scheduler
+    from quizapp.srs.store import ReviewStore
 
 BUSY_TIMEOUT_S = 1.0  # short: a lock shows up in the status within a second, then we retry
 FIRST_RETRY_S = 0.1

@@ -83,10 +83,15 @@ class HistoryService:
         """Open the history in the writer's thread; the first frame does not wait for it."""
         if self.path is None:
             return
-        from quizapp.srs.store import ReviewStore
-
         path = self.path
-        self.writer = HistoryWriter(lambda: ReviewStore.open(path), self._from_writer)
+
+        def open_store() -> ReviewStore:
+            # In the writer's thread: the store's imports (fsrs among them) stay off the UI's.
+            from quizapp.srs.store import ReviewStore
+
+            return ReviewStore.open(path)
+
+        self.writer = HistoryWriter(open_store, self._from_writer)
         self.writer.start()
 
     def when_open(self, then: Callable[[], None], otherwise: Callable[[], None]) -> None:
