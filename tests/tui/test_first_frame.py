@@ -174,18 +174,27 @@ def test_the_real_command_writes_its_first_frame_before_torch_or_the_history(tmp
 def test_what_the_first_frame_needs_leaves_the_history_store_and_the_config_parser_out(
     tmp_path,
 ) -> None:
-    # The store (with fsrs) loads in the history writer's thread after the first frame, and
-    # tomllib only when a config file exists.
+    # The store (with fsrs) loads in the history writer's thread after the first frame,
+    # tomllib only when a config file exists, the computation registry with the lab.
     code = """
         import sys
         import quizapp.cli
         from quizapp.bank import bundled_bank_path, load_bank_cached
+        from quizapp.cli.options import display_option_problem
         from quizapp.srs.config import load_settings
         from quizapp.tui.app import AppOptions, QuizApp
         from quizapp.tui.screens.home import HomeScreen
+        assert display_option_problem("cpu", None) is None
         load_settings()
         QuizApp(load_bank_cached([bundled_bank_path()]), AppOptions())
-        late = ("fsrs", "quizapp.srs.store", "quizapp.srs.scheduling", "tomllib", "torch")
+        late = (
+            "fsrs",
+            "quizapp.srs.store",
+            "quizapp.srs.scheduling",
+            "tomllib",
+            "quizapp.experiments",
+            "torch",
+        )
         print(",".join(m for m in late if m in sys.modules))
     """
     env = {
@@ -203,3 +212,10 @@ def test_what_the_first_frame_needs_leaves_the_history_store_and_the_config_pars
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+def test_the_devices_the_command_line_accepts_are_the_runners() -> None:
+    from quizapp.cli.options import DEVICES
+    from quizapp.experiments.spec import DEVICES as RUNNER_DEVICES
+
+    assert DEVICES == RUNNER_DEVICES
