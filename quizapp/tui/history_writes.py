@@ -80,8 +80,9 @@ class HistoryService:
     # -- opening and closing ------------------------------------------------------------------
 
     def start(self) -> None:
-        """Open the history in the writer's thread; the first frame does not wait for it."""
-        if self.path is None:
+        """Open the history in the writer's thread; the first frame does not wait for it.
+        Once: a later call (or one after a write started it) does nothing."""
+        if self.path is None or self.writer is not None:
             return
         path = self.path
 
@@ -286,6 +287,9 @@ class HistoryService:
     # -- writes --------------------------------------------------------------------------------
 
     def _submit(self, write: AnswerWrite | FlagWrite | ExamWrite) -> Ticket | None:
+        # The app starts the writer once its first frame is out; a write that comes sooner
+        # starts it rather than go unsaved.
+        self.start()
         if self.writer is None or self.failure is not None:
             return None
         try:

@@ -219,3 +219,27 @@ def test_the_devices_the_command_line_accepts_are_the_runners() -> None:
     from quizapp.experiments.spec import DEVICES as RUNNER_DEVICES
 
     assert DEVICES == RUNNER_DEVICES
+
+
+def test_an_answer_given_before_the_history_was_started_is_saved(tmp_path, monkeypatch) -> None:
+    from tests.tui.test_history_in_app import make_app, saved, stored
+    from tests.tui.test_sessions import answer_current, drive, start_deck
+
+    held: list = []  # the first frame never reports written: the app never starts the writer
+    monkeypatch.setattr("quizapp.tui.app.after_first_frame", lambda app, then: held.append(then))
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db, warm_up=False)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        assert app.history_writes.writer is None
+        await answer_current(pilot, screen, right=True)
+        writer = app.history_writes.writer
+        assert writer is not None  # the answer started it
+        await saved(pilot, app)
+        assert [(q, k) for q, _, _, k in stored(db)] == [("t-single", "quiz")]
+        [then] = held
+        then()  # the frame is out at last: the writer is not started twice
+        assert app.history_writes.writer is writer
+
+    drive(app, scenario)
