@@ -243,3 +243,18 @@ def test_an_answer_given_before_the_history_was_started_is_saved(tmp_path, monke
         assert app.history_writes.writer is writer
 
     drive(app, scenario)
+
+
+def test_textuals_output_thread_is_where_the_wait_looks() -> None:
+    # after_first_frame reads private parts of Textual's LinuxDriver; without them it would
+    # quietly stop waiting for the frame. An upgrade that moves them fails here instead.
+    import inspect
+    import io
+
+    from textual.drivers._writer_thread import WriterThread
+    from textual.drivers.linux_driver import LinuxDriver
+
+    assert "self._writer_thread = WriterThread(" in inspect.getsource(LinuxDriver)
+    output = WriterThread(io.StringIO())
+    output.write("a frame")
+    assert output._queue.qsize() == 1
