@@ -22,11 +22,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from quizapp.srs.history_file import cause, is_busy
-
 if TYPE_CHECKING:
-    # Annotations only: the app imports this module before its first frame, and the store and
-    # the scheduler (fsrs) load in the writer's thread, with the store, after it.
+    # Annotations only: the app imports this module before its first frame, and the store,
+    # the scheduler (fsrs) and SQLite load in the writer's thread, after it.
     from quizapp.srs.scheduling import Rating, Scheduler
     from quizapp.srs.store import ReviewStore
 
@@ -250,6 +248,8 @@ class HistoryWriter:
 
     def last_cause(self) -> str | None:
         """The latest failure in one line, with SQLite's error name."""
+        from quizapp.srs.history_file import cause
+
         with self._lock:
             return None if self._last_error is None else cause(self._last_error)
 
@@ -295,6 +295,8 @@ class HistoryWriter:
     # -- the writer's thread -----------------------------------------------------------------
 
     def _run(self) -> None:
+        from quizapp.srs.history_file import cause
+
         try:
             store = self._open_store()
             self._prepare(store)
@@ -322,6 +324,8 @@ class HistoryWriter:
         store.connection.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
 
     def _work(self, store: ReviewStore) -> None:
+        from quizapp.srs.history_file import is_busy
+
         delay = self._first_retry
         failures = 0
         while True:

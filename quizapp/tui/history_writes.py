@@ -18,13 +18,11 @@ ends, with exit status 1) and the app runs without saving.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.srs.history_file import HistoryError, cause
 from quizapp.srs.writer import (
     AnswerWrite,
     ExamWrite,
@@ -172,6 +170,7 @@ class HistoryService:
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
+        from quizapp.srs.history_file import HistoryError
         from quizapp.srs.store import ReviewStore
 
         assert self.path is not None
@@ -252,6 +251,10 @@ class HistoryService:
     def read(self, reading: Callable[[], _T], what: str) -> _T | None:
         """Run a read of the history on the UI thread; an error (an I/O error, damage found
         on the way) is a notification, not a crash, and the result is None."""
+        import sqlite3
+
+        from quizapp.srs.history_file import cause
+
         try:
             return reading()
         except sqlite3.Error as exc:

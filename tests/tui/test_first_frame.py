@@ -174,7 +174,7 @@ def test_the_real_command_writes_its_first_frame_before_torch_or_the_history(tmp
 def test_what_the_first_frame_needs_leaves_the_history_store_and_the_config_parser_out(
     tmp_path,
 ) -> None:
-    # The store (with fsrs) loads in the history writer's thread after the first frame,
+    # The store (with fsrs and SQLite) loads in the history writer's thread after the first frame,
     # tomllib only when a config file exists, the computation registry with the lab.
     code = """
         import sys
@@ -191,6 +191,7 @@ def test_what_the_first_frame_needs_leaves_the_history_store_and_the_config_pars
             "fsrs",
             "quizapp.srs.store",
             "quizapp.srs.scheduling",
+            "sqlite3",
             "tomllib",
             "quizapp.experiments",
             "torch",
