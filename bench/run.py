@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,8 @@ def run_module(path: Path, filters: list[str]) -> tuple[int, int]:
             print(f"    baseline: {benchmark.baseline_label}")
         if result.peak_mb is not None:
             print(f"    peak memory: {result.peak_mb:.0f} MB")
+        # Other work on the machine stretches both sides alike, but not always evenly: say how busy.
+        print(f"    load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         sys.stdout.flush()
     print(f"__summary__ {len(benchmarks)} {missed}")
     return len(benchmarks), missed

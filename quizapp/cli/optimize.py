@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -84,6 +83,8 @@ def _reset(db: Path) -> int:
 
 
 def _fit(db: Path, args: argparse.Namespace) -> int:
+    import sqlite3  # here: parsing the command line (every quizapp run) must not load it
+
     from quizapp.cli.progress import StatusLine
     from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
     from quizapp.srs.fit_store import save_fit

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# Kept equal to quizapp.experiments.spec.DEVICES by a test; written here because importing
+# that module loads the whole computation registry, and this check runs before the first frame.
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
 
 def display_option_problem(device: str, theme: str | None) -> str | None:
     """Why --device or --theme cannot be used, or None. Checked before any screen is drawn."""
-    from quizapp.experiments.spec import DEVICES
-
     if device not in DEVICES:
         return f"--device must be one of {', '.join(DEVICES)}, not {device!r}"
     return _theme_problem(theme)

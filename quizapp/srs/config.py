@@ -24,7 +24,6 @@ import os
 import re
 import stat
 import tempfile
-import tomllib
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
@@ -75,6 +74,8 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or config_path()
     if not path.exists():
         return Settings()
+    import tomllib  # here: most runs have no config file, and start-up need not pay for it
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

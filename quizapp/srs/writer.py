@@ -21,11 +21,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from quizapp.srs.history_file import cause, is_busy
-from quizapp.srs.scheduling import Rating, Scheduler
-from quizapp.srs.store import ReviewStore
+if TYPE_CHECKING:
+    # Annotations only: the app imports this module before its first frame, and the store,
+    # the scheduler (fsrs) and SQLite load in the writer's thread, after it.
+    from quizapp.srs.scheduling import Rating, Scheduler
+    from quizapp.srs.store import ReviewStore
 
 BUSY_TIMEOUT_S = 1.0  # short: a lock shows up in the status within a second, then we retry
 FIRST_RETRY_S = 0.1
@@ -285,6 +287,8 @@ class HistoryWriter:
 
     def last_cause(self) -> str | None:
         """The latest failure in one line, with SQLite's error name."""
+        from quizapp.srs.history_file import cause
+
         with self._lock:
             return None if self._last_error is None else cause(self._last_error)
 
@@ -330,6 +334,8 @@ class HistoryWriter:
     # -- the writer's thread -----------------------------------------------------------------
 
     def _run(self) -> None:
+        from quizapp.srs.history_file import cause
+
         try:
             store = self._open_store()
             self._prepare(store)
@@ -357,6 +363,8 @@ class HistoryWriter:
         store.connection.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
 
     def _work(self, store: ReviewStore) -> None:
+        from quizapp.srs.history_file import is_busy
+
         delay = self._first_retry
         failures = 0
         while True:

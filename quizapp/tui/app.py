@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +15,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from quizapp import STARTED_AT
+from quizapp.tui.first_frame import after_first_frame, log_startup
 from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import markup_escaped
@@ -28,10 +31,6 @@ if TYPE_CHECKING:
     from quizapp.srs.store import ReviewStore
     from quizapp.tui.history_writes import Scheduled
     from quizapp.tui.reload import BankWatcher, PreviewTarget, Reload
-
-# Measured from the moment this module is imported: close enough to process start for
-# the start-up log line, and it costs nothing.
-_IMPORTED_AT = time.perf_counter()
 
 
 @dataclass(frozen=True)
@@ -77,45 +76,53 @@ class QuizApp(App[None]):
         self.history_writes = HistoryService(
             self, options.db_path, use_fitted=not options.default_parameters
         )
-        self.startup_seconds: float | None = None
+        self.startup_seconds: float | None = None  # to Ready: the first layout is done
+        self.first_frame_seconds: float | None = None  # to the first frame written out
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
         self._settings = options.settings  # changed on screen (quizapp/tui/quiz_mode.py)
         if options.theme:
             self.theme = options.theme
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen:
+        # The home screen is the first screen itself, rather than pushed over Textual's blank
+        # default one: that would compose, style and lay out two screens before the first frame.
         from quizapp.tui.screens.home import HomeScreen
 
-        self.push_screen(
-            HomeScreen(
-                self.bank,
-                length=self.options.length,
-                shuffle=self.options.shuffle,
-                quiz_reschedules=self.settings.quiz_reschedules,
-            )
+        return HomeScreen(
+            self.bank,
+            length=self.options.length,
+            shuffle=self.options.shuffle,
+            quiz_reschedules=self.settings.quiz_reschedules,
         )
 
     def on_ready(self) -> None:
-        import sys
-
-        # The first frame is on screen: note how long that took (as Posting does) and whether
-        # torch was still out of the picture, then load it off the UI thread.
-        self.startup_seconds = time.perf_counter() - _IMPORTED_AT
+        # The first layout is done, and the frame is on its way to the terminal.
+        self.startup_seconds = time.perf_counter() - STARTED_AT
         self.torch_loaded_at_first_screen = "torch" in sys.modules
-        self.log.info(f"quizapp: first screen after {self.startup_seconds * 1000:.0f} ms")
-        if self.options.warm_up:
-            self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
-        self.history_writes.start()
-        self._start_watching()
+        # Cheap (a signal subscription; nothing is read until a theme is picked), and a pick
+        # made before the first frame is out must be remembered too.
         remember_theme_picks(self, self.options.config_path)
-        if self.options.start == "drill":
-            # A drill is built from the history: without one there is nothing to drill.
-            self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
-        elif self.options.start == "exam":
+        if self.options.start == "exam":
             self.start_exam(**self.options.exam)
         elif self.options.start == "preview":
             self.start_preview()
+        after_first_frame(self, self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        """What would compete with the first frame for the GIL waits until it is out: opening
+        the history (its writer thread) and importing torch."""
+        self.first_frame_seconds = time.perf_counter() - STARTED_AT
+        log_startup(
+            self, self.startup_seconds or 0.0, self.first_frame_seconds, "torch" in sys.modules
+        )
+        self.history_writes.start()
+        self._start_watching()
+        if self.options.start == "drill":
+            # A drill is built from the history: without one there is nothing to drill.
+            self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
+        if self.options.warm_up:
+            self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "warm-up" and event.state is WorkerState.SUCCESS:

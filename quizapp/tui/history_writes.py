@@ -21,7 +21,6 @@ ends, with exit status 1) and the app runs without saving.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -29,7 +28,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.srs.history_file import HistoryError, cause
 from quizapp.srs.writer import (
     AnswerWrite,
     ExamWrite,
@@ -112,13 +110,19 @@ class HistoryService:
     # -- opening and closing ------------------------------------------------------------------
 
     def start(self) -> None:
-        """Open the history in the writer's thread; the first frame does not wait for it."""
-        if self.path is None:
+        """Open the history in the writer's thread; the first frame does not wait for it.
+        Once: a later call (or one after a write started it) does nothing."""
+        if self.path is None or self.writer is not None:
             return
-        from quizapp.srs.store import ReviewStore
-
         path = self.path
-        self.writer = HistoryWriter(lambda: ReviewStore.open(path), self._from_writer)
+
+        def open_store() -> ReviewStore:
+            # In the writer's thread: the store's imports (fsrs among them) stay off the UI's.
+            from quizapp.srs.store import ReviewStore
+
+            return ReviewStore.open(path)
+
+        self.writer = HistoryWriter(open_store, self._from_writer)
         self.writer.start()
 
     def when_open(self, then: Callable[[], None], otherwise: Callable[[], None]) -> None:
@@ -199,6 +203,7 @@ class HistoryService:
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
+        from quizapp.srs.history_file import HistoryError
         from quizapp.srs.store import ReviewStore
 
         assert self.path is not None
@@ -296,6 +301,10 @@ class HistoryService:
     def read(self, reading: Callable[[], _T], what: str) -> _T | None:
         """Run a read of the history on the UI thread; an error (an I/O error, damage found
         on the way) is a notification, not a crash, and the result is None."""
+        import sqlite3
+
+        from quizapp.srs.history_file import cause
+
         try:
             return reading()
         except sqlite3.Error as exc:
@@ -328,6 +337,8 @@ class HistoryService:
         file, as the UI's reader sees it: cheap to ask every few seconds."""
         if self.reader is None:
             return None
+        import sqlite3  # loaded by then: the reader is open
+
         try:
             return self.reader.connection.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
@@ -336,6 +347,9 @@ class HistoryService:
     # -- writes --------------------------------------------------------------------------------
 
     def _submit(self, write: AnswerWrite | FlagWrite | ExamWrite) -> Ticket | None:
+        # The app starts the writer once its first frame is out; a write that comes sooner
+        # starts it rather than go unsaved.
+        self.start()
         if self.writer is None or self.failure is not None:
             return None
         try:

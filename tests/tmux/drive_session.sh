@@ -6,7 +6,9 @@
 #   bash tests/tmux/drive_session.sh            # uses `quizapp` from PATH
 #   QUIZAPP="python -m quizapp" bash tests/tmux/drive_session.sh
 #
-# Needs tmux. Leaves nothing behind: the tmux session and the temporary cache are removed.
+# Needs tmux. Leaves nothing behind: the tmux session and the temporary folder (the bank cache,
+# a history of its own and no config, so a user's own neither changes nor steers the run) are
+# removed.
 set -euo pipefail
 
 QUIZAPP=${QUIZAPP:-quizapp}
@@ -16,40 +18,54 @@ trap 'tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$CACHE"' EXIT
 
 screen() { tmux capture-pane -t "$SESSION" -p; }
 
-# Wait (up to $2 seconds, default 20) until the screen shows $1.
-expect() {
-    local text=$1 limit=${2:-20} waited=0
-    until screen | grep -qF -- "$text"; do
-        sleep 0.25
-        waited=$((waited + 1))
-        if [ "$waited" -ge $((limit * 4)) ]; then
-            echo "drive_session: expected to see: $text" >&2
+# Wait until the screen shows ($1 = shows) or no longer shows ($1 = hides) the text $2, for up
+# to $3 seconds (default 60: a loaded machine is slow, and a deadline costs nothing when the
+# screen is quick). Every key below is followed by a wait on what it does, never by a sleep.
+wait_screen() {
+    local want=$1 text=$2 limit=${3:-60}
+    local deadline=$((SECONDS + limit))
+    while :; do
+        if screen | grep -qF -- "$text"; then
+            [ "$want" = shows ] && break
+        else
+            [ "$want" = hides ] && break
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            local verb="to see"
+            [ "$want" = hides ] && verb="to stop seeing"
+            echo "drive_session: expected $verb: $text (waited ${limit}s)" >&2
             screen >&2
             exit 1
         fi
+        sleep 0.1 # how often to look, not how long to wait
     done
-    echo "saw: $text"
+    echo "$( [ "$want" = shows ] && echo saw || echo gone): $text"
 }
+expect() { wait_screen shows "$@"; }
+expect_gone() { wait_screen hides "$@"; }
 
-keys() { tmux send-keys -t "$SESSION" "$@"; sleep 0.3; }
+keys() { tmux send-keys -t "$SESSION" "$@"; }
 
-tmux new-session -d -s "$SESSION" -x 100 -y 32 \
-    "QUIZAPP_CACHE_DIR=$CACHE $QUIZAPP --no-shuffle --length 3; echo QUIZAPP-EXITED-\$?; sleep 30"
+tmux new-session -d -s "$SESSION" -x 100 -y 32 -c "$PWD" \
+    "QUIZAPP_CACHE_DIR=$CACHE/cache QUIZAPP_DB=$CACHE/history.sqlite3 \
+     QUIZAPP_CONFIG=$CACHE/config.toml $QUIZAPP --no-shuffle --length 3; \
+     echo QUIZAPP-EXITED-\$?; sleep 600"
 
 expect "Multi-head attention"           # the home screen lists the decks
 expect "Positional encoding"
 keys Enter                              # start the highlighted deck
 expect "Question 1 of 3"
 expect "Multi-head attention exists primarily to"
-keys 1                                  # the subspaces option is first when not shuffled
-keys Enter
+keys 1 Enter                            # the subspaces option is first when not shuffled
 expect "✓ Correct"
 expect "Score 1/1"
-expect "lab ·" 30                       # the live computation panel
+expect "lab ·" 180                      # the live computation panel: torch loads first
 keys '?'
 expect "Answering"
 expect "grade a revealed flashcard"
 keys Escape
+# Closed before the next key goes: an Escape still unread when Enter arrives reads as alt+enter.
+expect_gone "grade a revealed flashcard"
 keys Enter                              # on to the next question
 expect "Question 2 of 3"
 keys q                                  # quitting mid-session asks first

@@ -113,7 +113,7 @@ def test_every_computation_renders_in_the_panel(spec, warm_lab: LabService) -> N
 def test_the_first_screen_is_drawn_before_torch_is_imported() -> None:
     code = textwrap.dedent(
         """
-        import asyncio, sys
+        import asyncio, sys, time
         from quizapp.bank import bundled_bank_path, load_bank
         from quizapp.tui.app import AppOptions, QuizApp
 
@@ -124,7 +124,8 @@ def test_the_first_screen_is_drawn_before_torch_is_imported() -> None:
                 await pilot.pause()
                 print("home", type(app.screen).__name__)
                 print("torch-at-first-screen", app.torch_loaded_at_first_screen)
-                while not app.lab.ready.is_set():
+                deadline = time.monotonic() + 120
+                while not app.lab.ready.is_set() and time.monotonic() < deadline:
                     await pilot.pause(0.05)
                 print("torch-after-warm-up", "torch" in sys.modules, app.lab.failed)
 

@@ -161,7 +161,8 @@ def test_bad_argument_is_shown_inline_and_nothing_runs(lab: LabService) -> None:
         assert "not divisible by n_heads (7)" in error
         assert app.query_one("#field-n_heads").has_class("-invalid")
         assert not app.panel.running
-        await pilot.pause(0.1)
+        await app.workers.wait_for_complete()  # had a run started, it would be over now
+        await pilot.pause()
         assert len(app.completed) == 1 and not app.failed
         assert value(app, "head_dim") == "64"  # the last good result stays
 
@@ -251,7 +252,7 @@ def test_cancel_during_a_slow_run(lab: LabService, monkeypatch: pytest.MonkeyPat
         await pilot.press("x")
         assert status(app) == "cancelled"
         await app.workers.wait_for_complete()  # the worker saw the cancel and stopped
-        await pilot.pause(0.05)
+        await pilot.pause()  # and what it posted before stopping has been handled
         assert status(app) == "cancelled"  # late progress from the stopped run is ignored
         assert not app.completed and not app.failed
         assert not app.panel.running

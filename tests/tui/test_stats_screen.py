@@ -24,6 +24,7 @@ from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.stats import DailyCountPlot, StatsScreen
 from tests.conftest import CORPUS
+from tests.tui.test_sessions import wait_for
 
 NOW = datetime(2025, 3, 20, 15, 0, tzinfo=UTC)
 BANK = load_bank([CORPUS / "good"])
@@ -95,8 +96,8 @@ def drive(scenario: Callable[[Pilot], Awaitable[None]], size: tuple[int, int]) -
 
 async def open_stats(pilot: Pilot, stats: Stats) -> StatsScreen:
     assert isinstance(pilot.app.screen, HomeScreen)
-    await pilot.app.push_screen(StatsScreen(stats))
-    await pilot.pause(0.2)
+    await pilot.app.push_screen(StatsScreen(stats))  # returns once it is mounted
+    await pilot.wait_for_scheduled_animations()  # and laid out, with nothing left pending
     screen = pilot.app.screen
     assert isinstance(screen, StatsScreen)
     return screen
@@ -184,8 +185,7 @@ def test_at_80_by_24_the_page_scrolls_down_to_the_exams(stats: Stats) -> None:
         assert body.max_scroll_y > 0
         assert exams.region.y >= body.region.bottom  # below the fold at first
         await pilot.press("end")
-        await pilot.pause(0.2)
-        assert body.scroll_y == body.max_scroll_y
+        await wait_for(pilot, lambda: body.scroll_y == body.max_scroll_y)  # the scroll animates
         assert body.region.y <= exams.region.y and exams.region.bottom <= body.region.bottom
 
     drive(scenario, (80, 24))
