@@ -179,7 +179,8 @@ def test_a_lab_that_cannot_load_torch_says_why_on_a_line_that_wraps() -> None:
         assert str(app.query_one("#lab-status").content) == "lab unavailable"
         error = app.query_one("#lab-error")
         assert str(error.content) == broken.failed
-        assert error.size.height > 1  # wrapped inside the panel, not cut at its edge
+        # Wrapped inside the panel, not cut at its edge (once the layout has caught up).
+        await wait_until(pilot, lambda: error.size.height > 1)
         lines = " ".join(line.strip(" │") for line in screen_lines(app))
         assert "cannot open shared object file" in lines
 
