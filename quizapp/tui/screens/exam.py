@@ -23,7 +23,6 @@ from textual.widgets import (
     Button,
     DataTable,
     Footer,
-    Header,
     Input,
     Label,
     OptionList,
@@ -56,6 +55,7 @@ from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
 EXAM_ENTER = "Enter keep it and go on"
@@ -134,7 +134,7 @@ class ExamScreen(Screen[None]):
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="exam-top"):
             yield Label("", id="exam-position")
             yield Label(self.exam.remaining_text(), id="exam-timer")
@@ -595,7 +595,7 @@ class ExamReviewScreen(ReviewScreen):
 
     def compose(self) -> ComposeResult:
         question = self.attempt.question
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="review-body", can_focus=True):
             yield BankMarkdown(question.prompt, id="prompt")
             yield Feedback(question, self.attempt.grade, self.selected)
@@ -626,7 +626,7 @@ class ExamReportScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         result = self.result
-        yield Header()
+        yield TitleBar()
         with Vertical(id="report-body"):
             yield Label(
                 f"Score: {result.correct} of {result.questions} ({100 * result.score:.0f}%)",

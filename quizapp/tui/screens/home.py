@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static, Switch
+from textual.widgets import DataTable, Footer, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
 from quizapp.tui.home_refresh import CountsRefresh
@@ -23,6 +23,7 @@ from quizapp.tui.quiz_mode import quiz_mode_text
 from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.readiness_line import ReadinessLine
+from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class HomeScreen(Screen[None]):
         self.counts_refresh = CountsRefresh(self)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield HistoryStatus()  # up while answers wait to be saved
         yield ReadinessLine()  # with an exam date: the predicted score and today's plan
         with Horizontal(id="home-body"):

@@ -6,12 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label
+from textual.widgets import Footer, Label
 
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.registry import get_spec
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
+from quizapp.tui.widgets.title_bar import TitleBar
 
 
 class LabScreen(Screen[None]):
@@ -27,7 +28,7 @@ class LabScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         spec = self.computation
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="lab-body"):
             yield Label(f"[b]{spec.title}[/]: {spec.description}", id="lab-title")
             yield LabPanel(

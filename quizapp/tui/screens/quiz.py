@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Footer, Input, Label, Static
 
 from quizapp.bank.grading import (
     ChoiceAnswer,
@@ -45,6 +45,7 @@ from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.session_progress import SessionProgress
+from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class QuizScreen(Screen[None]):
         self._hidden: list[tuple[str, str]] = []  # (bury or suspend, question id), for undo
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield SessionProgress(self.session.total)
         yield HistoryStatus()  # up while answers wait to be saved
         yield VerticalScroll(id="quiz-body", can_focus=True)

@@ -19,12 +19,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from quizapp.experiments.result import Series
 from quizapp.tui.literal import literal
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
+from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from quizapp.srs.exam_model import ScoreSummary
@@ -96,7 +97,7 @@ class ReadinessScreen(Screen[None]):
         self.report: Readiness | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="readiness-body"):
             yield Static("Working out the forecast…", id="readiness-summary")
         yield Footer()

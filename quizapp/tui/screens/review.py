@@ -6,13 +6,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 
 from quizapp.bank.session import Attempt
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
+from quizapp.tui.widgets.title_bar import TitleBar
 
 
 class ReviewScreen(Screen[None]):
@@ -29,7 +30,7 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         question = self.attempt.question
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="review-body", can_focus=True):
             yield BankMarkdown(question.prompt, id="prompt")
             yield Feedback(question, self.attempt.grade)

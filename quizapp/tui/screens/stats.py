@@ -15,12 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, Static
+from textual.widgets import DataTable, Footer, Label, Static
 from textual_plot import HiResMode, NumericAxisFormatter
 
 from quizapp.experiments.result import Series
 from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
+from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
 
@@ -132,7 +133,7 @@ class StatsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         stats = self.stats
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="stats-body"):
             yield Static(self.overview(), id="stats-overview")
 

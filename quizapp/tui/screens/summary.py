@@ -6,13 +6,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, OptionList
+from textual.widgets import DataTable, Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal, one_line
 from quizapp.tui.widgets.history_status import HistoryStatus
+from quizapp.tui.widgets.title_bar import TitleBar
 
 
 class SummaryScreen(Screen[None]):
@@ -30,7 +31,7 @@ class SummaryScreen(Screen[None]):
         session = self.session
         answered = len(session.attempts)
         percent = 100 * session.score / answered if answered else 0
-        yield Header()
+        yield TitleBar()
         yield HistoryStatus()  # up while answers wait to be saved
         with Vertical(id="summary-body"):
             yield Label(
