@@ -115,6 +115,10 @@ class SeriesPlot(PlotWidget, can_focus=False):
         return [variables[name] for name in LINE_COLOURS if variables.get(name)] or ["white"]
 
     def draw(self) -> None:
+        if not self.is_attached or not self.children:
+            # A deferred draw (after refresh, a theme change) can arrive once the screen that
+            # held the plot is gone; PlotWidget would look for its removed legend and fail.
+            return
         series = self.series
         self.clear()
         colours = self.colours()
