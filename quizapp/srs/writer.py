@@ -278,7 +278,8 @@ class HistoryWriter:
                 state=self._state,
                 pending=len(self._queue),
                 pending_answers=sum(isinstance(t.write, AnswerWrite) for t in self._queue),
-                last_error=None if error is None else str(error),
+                # One line: a PostgreSQL server's messages span several.
+                last_error=None if error is None else " ".join(str(error).split()),
                 last_error_name=getattr(error, "sqlite_errorname", None),
                 waiting_since=self._queue[0].submitted if self._queue else None,
                 failure=self._failure,
