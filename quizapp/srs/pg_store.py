@@ -406,19 +406,9 @@ class PostgresStore:
         if since is not None:
             query += " AND reviewed_ms >= %s"
             params.append(to_ms(since))
-        # ORDER BY reviewed_ms, id: SQLite's rowid order breaks its ties the same way.
+        # id breaks ties between answers given in the same millisecond, in the order given.
         for row in self._all(query + " ORDER BY reviewed_ms, id", *params):
-            yield ReviewRow(
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                from_ms(row[4]),
-                row[5],
-                bool(row[6]),
-                row[7],
-                row[8],
-            )
+            yield ReviewRow(*row[:4], from_ms(row[4]), row[5], bool(row[6]), *row[7:9])
 
     def review_count(self) -> int:
         row = self._one("SELECT count(*) FROM reviews WHERE student = %s", self.student)
