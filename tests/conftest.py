@@ -53,3 +53,41 @@ def utc_local_time() -> Iterator[None]:
     else:
         os.environ["TZ"] = before
     time.tzset()
+
+
+# -- PostgreSQL (tests/postgres_server.py) ----------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL cluster for the session. Without the server binaries the tests skip
+    with one line; under CI=true that is a failure: CI must run them."""
+    from tests.postgres_server import running_server, server_binaries
+
+    binaries = server_binaries()
+    if binaries is None:
+        message = "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin, QUIZAPP_PG_BIN)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    with running_server(binaries) as server:
+        import psycopg
+
+        with psycopg.connect(server.url(), autocommit=True) as admin:
+            admin.execute("CREATE DATABASE quizapp_tests")
+        yield server
+
+
+@pytest.fixture
+def pg_url(postgres_server, request: pytest.FixtureRequest) -> str:
+    """A URL to a fresh, empty schema of the test database (its own search_path)."""
+    import re
+    import uuid
+
+    import psycopg
+
+    schema = "t_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(postgres_server.url("quizapp_tests"), autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+    return postgres_server.url("quizapp_tests", options=f"-csearch_path%3D{schema}")

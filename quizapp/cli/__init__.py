@@ -51,6 +51,7 @@ APP_DEFAULTS: dict[str, object] = {
     "bank": [],
     "no_default_bank": False,
     "db": None,
+    "student": None,
     "device": "auto",
     "theme": None,
     "length": None,
@@ -82,7 +83,16 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
     group.add_argument(
         "--db",
         metavar="PATH",
-        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+        help="the review history: a SQLite file, or postgresql://user@host:port/dbname for a "
+        "class's shared one (default: $QUIZAPP_DB, else db in config.toml, else the user data "
+        "folder)",
+        **extra,
+    )
+    group.add_argument(
+        "--student",
+        metavar="NAME",
+        help="whose history, on a PostgreSQL --db (default: $QUIZAPP_STUDENT, else student in "
+        "config.toml; the app asks)",
         **extra,
     )
     group.add_argument(
@@ -367,9 +377,9 @@ def _run_app(
     args: argparse.Namespace, start: str = "home", exam: dict[str, object] | None = None
 ) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
+    from quizapp.cli.history_option import LocationProblem, history_location
     from quizapp.cli.options import display_option_problem
     from quizapp.srs.config import config_path
-    from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
     if args.db and Path(args.db).is_dir():
@@ -377,6 +387,11 @@ def _run_app(
     settings = _settings_or_problem()
     if isinstance(settings, str):
         return _usage_error(settings)
+    try:
+        location = history_location(args, settings, ask_student=True)
+    except LocationProblem as exc:
+        print(error_line("quizapp", exc), file=sys.stderr)
+        return 1
     if args.exam_date is not None:
         from dataclasses import replace
 
@@ -400,7 +415,7 @@ def _run_app(
     from quizapp.tui.app import AppOptions, QuizApp
 
     options = AppOptions(
-        db_path=Path(args.db) if args.db else default_db_path(),
+        db_path=location,
         bank_paths=tuple(Path(p) for p in paths),
         settings=settings,
         config_path=config_path(),  # where the theme and the home screen's switches are remembered
@@ -426,24 +441,28 @@ def _run_app(
 
 def _stats(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
+    from quizapp.cli.history_option import LocationProblem, history_location
     from quizapp.cli.stats import run_stats
-    from quizapp.srs.paths import default_db_path
 
     _fill_app_defaults(args)
     # The settings change no figure here, but a broken file is refused as the app refuses it.
-    problem = _settings_or_problem()
-    if isinstance(problem, str):
-        return _usage_error(problem)
+    settings = _settings_or_problem()
+    if isinstance(settings, str):
+        return _usage_error(settings)
+    try:
+        db = history_location(args, settings)
+    except LocationProblem as exc:
+        print(error_line("quizapp stats", exc), file=sys.stderr)
+        return 1
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     bank = load_bank_cached(paths)
-    db = Path(args.db) if args.db else default_db_path()
     return run_stats(db, bank, args.json, None, days=args.days)
 
 
 def _forecast(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.forecast import run_forecast
-    from quizapp.srs.paths import default_db_path
+    from quizapp.cli.history_option import LocationProblem, history_location
 
     _fill_app_defaults(args)
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
@@ -451,10 +470,16 @@ def _forecast(args: argparse.Namespace) -> int:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
     if args.db and Path(args.db).is_dir():
         return _usage_error(f"--db {args.db} is a folder; give the path of a file")
+    settings = _settings_or_problem()
+    try:
+        db = history_location(args, None if isinstance(settings, str) else settings)
+    except LocationProblem as exc:
+        print(error_line("quizapp forecast", exc), file=sys.stderr)
+        return 1
     bank = load_bank_cached(paths)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
-    return run_forecast(args, bank, Path(args.db) if args.db else default_db_path())
+    return run_forecast(args, bank, db)
 
 
 def _settings_or_problem() -> Settings | str:

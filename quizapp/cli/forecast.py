@@ -12,7 +12,6 @@ import argparse
 import json
 import sys
 from datetime import date, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
@@ -22,8 +21,8 @@ if TYPE_CHECKING:
 
     from quizapp.bank.model import Bank
     from quizapp.srs.exam_model import ScoreSummary
+    from quizapp.srs.history import HistoryLocation, HistoryStore
     from quizapp.srs.readiness import Readiness
-    from quizapp.srs.store import ReviewStore
 
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -87,16 +86,14 @@ def add_forecast_command(commands: argparse._SubParsersAction) -> argparse.Argum
     return forecast
 
 
-def run_forecast(args: argparse.Namespace, bank: Bank, db_path: Path) -> int:
+def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation) -> int:
     """Print the readiness report; 0, or 1 when the history cannot be used, 2 for bad input."""
-    import sqlite3
-
     from quizapp.exam.sampling import DEFAULT_QUESTIONS
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history_file import HistoryError, reading_error
+    from quizapp.srs.history import open_readonly, read_errors, reading_problem
+    from quizapp.srs.history_file import HistoryError
     from quizapp.srs.readiness import assess
     from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.store import ReviewStore
 
     prog = "quizapp forecast"
     questions = args.questions if args.questions is not None else DEFAULT_QUESTIONS
@@ -112,7 +109,7 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: Path) -> int:
         print(error_line(prog, "no questions loaded"), file=sys.stderr)
         return 1
     try:
-        with ReviewStore.open_readonly(db_path) as store:
+        with open_readonly(db_path) as store:
             report = assess(
                 store,
                 bank.decks,
@@ -125,8 +122,8 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: Path) -> int:
     except HistoryError as exc:
         print(error_line(prog, exc), file=sys.stderr)
         return 1
-    except sqlite3.Error as exc:
-        print(error_line(prog, reading_error(db_path, exc)), file=sys.stderr)
+    except read_errors() as exc:
+        print(error_line(prog, reading_problem(db_path, exc)), file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report.as_json(), indent=2))
@@ -135,7 +132,7 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: Path) -> int:
     return 0
 
 
-def store_available(store: ReviewStore, bank: Bank) -> set[str]:
+def store_available(store: HistoryStore, bank: Bank) -> set[str]:
     """Exam questions a drill may ask now: not suspended, not buried."""
     from quizapp.srs.scheduling import utc_now
 

@@ -13,8 +13,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line
+
+if TYPE_CHECKING:
+    from quizapp.srs.history import HistoryLocation
 
 PROG = "quizapp optimize"
 
@@ -33,7 +37,15 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
         "--db",
         metavar="PATH",
         default=argparse.SUPPRESS,
-        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+        help="the review history: a SQLite file or a postgresql:// URL (default: $QUIZAPP_DB, "
+        "else db in config.toml, else the user data folder)",
+    )
+    optimize.add_argument(
+        "--student",
+        metavar="NAME",
+        default=argparse.SUPPRESS,
+        help="whose history, on a PostgreSQL --db (default: $QUIZAPP_STUDENT, else student in "
+        "config.toml)",
     )
     optimize.add_argument("--json", action="store_true", help="print the fit as JSON")
     optimize.add_argument(
@@ -52,11 +64,19 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
 
 
 def run_optimize(args: argparse.Namespace) -> int:
+    from quizapp.cli.history_option import LocationProblem, history_location
+    from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.paths import default_db_path
 
-    db = Path(args.db) if getattr(args, "db", None) else default_db_path()
-    if db.is_dir():
+    try:
+        settings = load_settings()
+    except ConfigError:
+        settings = None  # the fit itself needs no setting; _desired_retention says so
+    try:
+        db = history_location(args, settings)
+    except LocationProblem as exc:
+        return _fail(exc)
+    if isinstance(db, Path) and db.is_dir():
         return _fail(f"--db {db} is a folder; give the path of a file", code=2)
     try:
         if args.reset:
@@ -66,14 +86,14 @@ def run_optimize(args: argparse.Namespace) -> int:
         return _fail(exc)
 
 
-def _reset(db: Path) -> int:
+def _reset(db: HistoryLocation) -> int:
     from quizapp.srs.fit_store import stop_using_fits
-    from quizapp.srs.store import ReviewStore
+    from quizapp.srs.history import open_in_place
 
-    if not db.exists():
+    if isinstance(db, Path) and not db.exists():
         print(f"No review history at {db}: the default parameters are in use.")
         return 0
-    with ReviewStore.open_in_place(db) as store:
+    with open_in_place(db) as store:
         stopped = stop_using_fits(store)
     if stopped:
         print("Back to py-fsrs's default parameters; the fitted ones stay in the history, unused.")
@@ -82,23 +102,20 @@ def _reset(db: Path) -> int:
     return 0
 
 
-def _fit(db: Path, args: argparse.Namespace) -> int:
-    import sqlite3  # here: parsing the command line (every quizapp run) must not load it
-
+def _fit(db: HistoryLocation, args: argparse.Namespace) -> int:
     from quizapp.cli.progress import StatusLine
     from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
     from quizapp.srs.fit_store import save_fit
-    from quizapp.srs.history_file import reading_error
+    from quizapp.srs.history import open_in_place, open_readonly, read_errors, reading_problem
     from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.store import ReviewStore
 
-    if not db.exists():
+    if isinstance(db, Path) and not db.exists():
         return _fail(f"there is no review history at {db} yet: answer some questions first")
     try:
-        with ReviewStore.open_readonly(db) as store:
+        with open_readonly(db) as store:
             rows = list(store.reviews())
-    except sqlite3.Error as exc:
-        return _fail(reading_error(db, exc))
+    except read_errors() as exc:
+        return _fail(reading_problem(db, exc))
 
     status = StatusLine(PROG, delay=0)
 
@@ -116,10 +133,10 @@ def _fit(db: Path, args: argparse.Namespace) -> int:
     finally:
         status.clear()
     try:
-        with ReviewStore.open_in_place(db) as store:
+        with open_in_place(db) as store:
             save_fit(store, outcome.record)
-    except sqlite3.Error as exc:
-        return _fail(f"the fit could not be saved: {reading_error(db, exc)}")
+    except read_errors() as exc:
+        return _fail(f"the fit could not be saved: {reading_problem(db, exc)}")
     lines = report_lines(outcome, _desired_retention())
     if args.json:
         print(json.dumps({"fit": outcome.record.as_json(), "report": lines}, indent=2))

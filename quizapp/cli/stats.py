@@ -8,12 +8,10 @@ that does not exist yet reads as all zero.
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
@@ -23,11 +21,13 @@ from quizapp.srs.stats import Stats, compute_stats
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from quizapp.srs.history import HistoryLocation
+
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
 
 
 def run_stats(
-    db_path: Path,
+    db_path: HistoryLocation,
     bank: Bank | Mapping[str, Question],
     as_json: bool,
     now: datetime | None = None,
@@ -39,26 +39,25 @@ def run_stats(
     Exit 0 on success, 1 when the history cannot be used (one line on stderr), 2 for a bad
     `days`.
     """
-    from quizapp.srs.history_file import HistoryError, reading_error
+    from quizapp.srs.history import open_readonly, read_errors, reading_problem
+    from quizapp.srs.history_file import HistoryError
     from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.store import ReviewStore
 
     if days < 1:
         print(f"quizapp stats: error: --days must be at least 1, not {days}", file=sys.stderr)
         return 2
     questions = bank.questions if isinstance(bank, Bank) else bank
     now = now or utc_now()
-    db_path = Path(db_path)
     try:
         # Read only: nothing is created, migrated or moved aside, and a history not yet
         # started reads as empty.
-        with ReviewStore.open_readonly(db_path) as store:
+        with open_readonly(db_path) as store:
             stats = replace(compute_stats(store, questions, now, days=days), db_path=db_path)
     except HistoryError as exc:
         print(error_line("quizapp stats", exc), file=sys.stderr)
         return 1
-    except sqlite3.Error as exc:  # damage or trouble found while reading: said, not acted on
-        print(error_line("quizapp stats", reading_error(db_path, exc)), file=sys.stderr)
+    except read_errors() as exc:  # damage or trouble found while reading: said, not acted on
+        print(error_line("quizapp stats", reading_problem(db_path, exc)), file=sys.stderr)
         return 1
     if as_json:
         print(json.dumps(stats.as_json(), indent=2))

@@ -10,6 +10,8 @@
     study_minutes_per_day = 20  # the plan's daily budget, 1-1440
     theme = "nord"              # the app's theme; picking one in the palette writes it here
     quiz_reschedules = false    # false: a quiz is practice and leaves the schedule alone
+    db = "postgresql://ada@db.example.org/class"  # the history (default: a SQLite file)
+    student = "ada"             # whose history, on a PostgreSQL one (README: A class on PostgreSQL)
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
 one-line error naming the file, the line and the key. The app writes a setting back when it
@@ -46,6 +48,10 @@ class Settings:
     # Drills always reschedule. A quiz reschedules the cards it asks only when this is true
     # (Anki's filtered decks' default); otherwise its answers are recorded as practice.
     quiz_reschedules: bool = False
+    # The review history, as --db takes it (a SQLite path or a postgresql:// URL), and the
+    # student whose it is on PostgreSQL; --db/QUIZAPP_DB and --student/QUIZAPP_STUDENT win.
+    db: str | None = None
+    student: str | None = None
 
     def __post_init__(self) -> None:
         checks = {
@@ -59,6 +65,12 @@ class Settings:
         for name, ok in checks.items():
             if not ok:
                 raise ConfigError(f"{name} = {getattr(self, name)!r} is out of range")
+        if self.student is not None:
+            from quizapp.srs.history import student_problem
+
+            problem = student_problem(self.student)
+            if problem:
+                raise ConfigError(f"student = {self.student!r} {problem}")
 
 
 def config_path() -> Path:

@@ -16,7 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from quizapp.srs.fitting import valid_parameters
-from quizapp.srs.store import ReviewStore, from_ms, to_ms
+from quizapp.srs.history import HistoryStore
+from quizapp.srs.store import from_ms, to_ms
 
 
 @dataclass(frozen=True)
@@ -57,62 +58,47 @@ _COLUMNS = frozenset(
 )
 
 
-def save_fit(store: ReviewStore, record: FitRecord) -> int:
+def save_fit(store: HistoryStore, record: FitRecord) -> int:
     """Store a fit; one stored in use replaces the fit in use before it. Returns the row id."""
-    with store.transaction() as db:
-        if record.in_use:
-            db.execute("UPDATE fsrs_fits SET in_use = 0 WHERE in_use = 1")
-        cursor = db.execute(
-            "INSERT INTO fsrs_fits (fitted_ms, parameters, reviews, held_out, log_loss_before,"
-            " log_loss_after, in_use, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                to_ms(record.fitted_at),
-                json.dumps(list(record.parameters)),
-                record.reviews,
-                record.held_out,
-                record.log_loss_before,
-                record.log_loss_after,
-                int(record.in_use),
-                json.dumps(dict(record.detail)),
-            ),
-        )
-        return int(cursor.lastrowid or 0)
+    row = {
+        "fitted_ms": to_ms(record.fitted_at),
+        "parameters": list(record.parameters),
+        "reviews": record.reviews,
+        "held_out": record.held_out,
+        "log_loss_before": record.log_loss_before,
+        "log_loss_after": record.log_loss_after,
+        "in_use": record.in_use,
+        "detail": dict(record.detail),
+    }
+    return store.insert_fit(row, replace_in_use=record.in_use)
 
 
-def stop_using_fits(store: ReviewStore) -> int:
+def stop_using_fits(store: HistoryStore) -> int:
     """Back to py-fsrs's default parameters: no stored fit is in use any more (none is
     deleted). Returns how many were in use."""
-    with store.transaction() as db:
-        return db.execute("UPDATE fsrs_fits SET in_use = 0 WHERE in_use = 1").rowcount
+    return store.stop_using_fits()
 
 
-def active_fit(store: ReviewStore) -> FitRecord | None:
+def active_fit(store: HistoryStore) -> FitRecord | None:
     """The fit drills schedule with: the newest in use whose parameters are valid."""
-    rows = store.connection.execute(f"{_SELECT} WHERE in_use = 1 ORDER BY id DESC")
-    for row in rows:
+    for row in store.fit_rows(in_use_only=True):
         record = _record(row)
         if record is not None:
             return record
     return None
 
 
-def latest_fit(store: ReviewStore) -> FitRecord | None:
+def latest_fit(store: HistoryStore) -> FitRecord | None:
     """The newest stored fit, in use or not (a fit that did not beat the defaults is kept
     but not used)."""
-    row = store.connection.execute(f"{_SELECT} ORDER BY id DESC LIMIT 1").fetchone()
-    return None if row is None else _record(row)
+    rows = store.fit_rows(in_use_only=False, limit=1)
+    return _record(rows[0]) if rows else None
 
 
-def active_parameters(store: ReviewStore) -> tuple[float, ...] | None:
+def active_parameters(store: HistoryStore) -> tuple[float, ...] | None:
     """The parameters drills schedule with; None: py-fsrs's defaults."""
     fit = active_fit(store)
     return None if fit is None else fit.parameters
-
-
-_SELECT = (
-    "SELECT id, fitted_ms, parameters, reviews, held_out, log_loss_before, log_loss_after,"
-    " in_use, detail FROM fsrs_fits"
-)
 
 
 def _record(row: tuple[Any, ...]) -> FitRecord | None:

@@ -72,7 +72,7 @@ def cause(exc: BaseException) -> str:
         return f"{exc} ({name})" if name else str(exc)
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
-    return f"{type(exc).__name__}: {exc}"
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"  # one line (PostgreSQL's span several)
 
 
 def trouble(path: Path, exc: BaseException) -> HistoryError:

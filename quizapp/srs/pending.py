@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from quizapp.srs.history import HistoryStore
 from quizapp.srs.scheduling import Card, review
-from quizapp.srs.store import PRACTICE, ReviewStore
+from quizapp.srs.store import PRACTICE
 from quizapp.srs.writer import AnswerWrite, FlagWrite, RerateWrite, Write
 
 
 class PendingView:
-    def __init__(self, store: ReviewStore, pending: Sequence[Write]) -> None:
+    def __init__(self, store: HistoryStore, pending: Sequence[Write]) -> None:
         self.store = store
         self.pending = list(pending)
         self.answers = [w for w in pending if isinstance(w, AnswerWrite) and w.kind != PRACTICE]

@@ -12,7 +12,7 @@ from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from quizapp.bank.model import Question
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.history import HistoryStore
 
 if TYPE_CHECKING:
     from quizapp.srs.pending import PendingView
@@ -38,7 +38,7 @@ def start_of_day(now: datetime) -> datetime:
 
 
 def build_drill_queue(
-    store: ReviewStore | PendingView,
+    store: HistoryStore | PendingView,
     questions: Mapping[str, Question],
     now: datetime,
     *,

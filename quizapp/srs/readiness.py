@@ -29,11 +29,12 @@ from quizapp.srs.clock import MORNING
 from quizapp.srs.config import Settings
 from quizapp.srs.exam_model import ExamBlueprint, exam_blueprint, guess_floor
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, chances_at, score_forecast
+from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel, memory_of
 from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import Card, require_aware
-from quizapp.srs.store import ReviewStore, from_ms, to_ms
+from quizapp.srs.store import from_ms, to_ms
 
 if TYPE_CHECKING:
     from quizapp.srs.pending import PendingView
@@ -92,7 +93,7 @@ def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> flo
 
 
 def read_history(
-    store: ReviewStore, questions: Mapping[str, Question], now: datetime
+    store: HistoryStore, questions: Mapping[str, Question], now: datetime
 ) -> HistoryFacts:
     """One pass over the reviews and the cards (read only)."""
     today_ms = to_ms(start_of_day(now))
@@ -103,10 +104,7 @@ def read_history(
     previous_ms: int | None = None
     today = 0
     new_today = 0
-    rows = store.connection.execute(
-        "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before"
-        " FROM reviews ORDER BY reviewed_ms, id"
-    )
+    rows = store.answer_rows()
     for qid, topic, reviewed_ms, correct, duration_ms, card_before in rows:
         question = questions.get(qid)
         memory = _memory(card_before)
@@ -122,7 +120,7 @@ def read_history(
         previous_ms = reviewed_ms
         today += reviewed_ms >= today_ms
     memories = {}
-    for qid, card_json in store.connection.execute("SELECT question_id, card_json FROM cards"):
+    for qid, card_json, _state, _due_ms in store.card_rows():
         memory = _memory(card_json)
         if memory is not None:
             memories[qid] = memory
@@ -251,7 +249,7 @@ def percent(value: float, *, sign: bool = True) -> str:
 
 
 def assess(
-    store: ReviewStore,
+    store: HistoryStore,
     decks: Sequence[Deck],
     settings: Settings,
     now: datetime,
@@ -363,7 +361,7 @@ class PlannedQueue(DrillQueue):
 
 
 def plan_drill_queue(
-    view: ReviewStore | PendingView,
+    view: HistoryStore | PendingView,
     questions: Mapping[str, Question],
     decks: Sequence[Deck],
     settings: Settings,
@@ -376,7 +374,7 @@ def plan_drill_queue(
     if not plan_applies(settings.exam_date, now):
         return None
     assert settings.exam_date is not None
-    store = view if isinstance(view, ReviewStore) else view.store
+    store: HistoryStore = getattr(view, "store", view)  # a PendingView's store
     waiting = getattr(view, "answered", set())
     hidden = view.hidden_ids(now)
     available = {q for q in questions if q not in hidden and q not in waiting}

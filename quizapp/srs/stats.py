@@ -38,9 +38,10 @@ from typing import Any
 
 from quizapp.bank.model import Question
 from quizapp.srs.fit_store import FitRecord, active_fit
+from quizapp.srs.history import HistoryStore, PostgresLocation
 from quizapp.srs.queue import start_of_day
 from quizapp.srs.scheduling import State, require_aware
-from quizapp.srs.store import PRACTICE, ReviewStore, from_ms
+from quizapp.srs.store import PRACTICE, from_ms
 
 MASTERY_STABILITY_DAYS = 21.0
 DEFAULT_DAYS = 30
@@ -128,7 +129,7 @@ class Stats:
     today: date
     days: int
     forecast_days: int
-    db_path: Path | None
+    db_path: Path | PostgresLocation | None  # where the history is; None: in memory
     config_path: Path | None
     totals: Totals
     reviews_per_day: tuple[DayCount, ...]  # oldest first, ending today, zero days included
@@ -239,7 +240,7 @@ def streak(study_days: set[date], today: date) -> int:
 
 
 def compute_stats(
-    store: ReviewStore,
+    store: HistoryStore,
     bank_questions: Mapping[str, Question],
     now: datetime,
     *,
@@ -381,11 +382,9 @@ class _CardFacts:
     due: datetime
 
 
-def _cards(store: ReviewStore) -> dict[str, _CardFacts]:
+def _cards(store: HistoryStore) -> dict[str, _CardFacts]:
     facts = {}
-    for qid, card_json, state, due_ms in store.connection.execute(
-        "SELECT question_id, card_json, state, due_ms FROM cards"
-    ):
+    for qid, card_json, state, due_ms in store.card_rows():
         try:
             stability = json.loads(card_json).get("stability")
         except (ValueError, AttributeError):
@@ -398,12 +397,10 @@ def _cards(store: ReviewStore) -> dict[str, _CardFacts]:
     return facts
 
 
-def _flags(store: ReviewStore) -> tuple[set[str], dict[str, datetime]]:
+def _flags(store: HistoryStore) -> tuple[set[str], dict[str, datetime]]:
     suspended: set[str] = set()
     buried: dict[str, datetime] = {}
-    for qid, is_suspended, buried_ms in store.connection.execute(
-        "SELECT question_id, suspended, buried_until_ms FROM card_flags"
-    ):
+    for qid, is_suspended, buried_ms in store.flag_rows():
         if is_suspended:
             suspended.add(qid)
         if buried_ms is not None:

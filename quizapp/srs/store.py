@@ -29,6 +29,7 @@ from quizapp.srs import history_file
 from quizapp.srs.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
 from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from quizapp.srs.sqlite_tables import SqliteTables
 
 PRACTICE = "practice"  # the kind of review that leaves the card's schedule alone
 
@@ -67,7 +68,7 @@ class ReviewRow:
     state_before: int | None
 
 
-class ReviewStore:
+class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_tables.py
     def __init__(
         self, connection: sqlite3.Connection, path: Path | None, notice: str | None
     ) -> None:

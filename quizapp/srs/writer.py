@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     # Annotations only: the app imports this module before its first frame, and the store,
     # the scheduler (fsrs) and SQLite load in the writer's thread, after it.
+    from quizapp.srs.history import HistoryStore
     from quizapp.srs.scheduling import Rating, Scheduler
-    from quizapp.srs.store import ReviewStore
 
 BUSY_TIMEOUT_S = 1.0  # short: a lock shows up in the status within a second, then we retry
 FIRST_RETRY_S = 0.1
@@ -66,7 +66,7 @@ class Ticket:
 
 
 class Write(Protocol):
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         """Write, in one transaction. Called again after a failure (ticket.attempts > 0)."""
 
 
@@ -82,7 +82,7 @@ class AnswerWrite:
     kind: str
     scheduler: Scheduler
 
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         if ticket.attempts:
             # A COMMIT that reported an error may still have reached the disk (an fsync error
             # after the WAL frame was written): look before writing the answer twice.
@@ -116,7 +116,7 @@ class UndoWrite:
 
     target: Ticket
 
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         review_id = self.target.review_id
         if review_id is None:
             return
@@ -135,7 +135,7 @@ class RerateWrite:
     rating: Rating
     scheduler: Scheduler
 
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         review_id = self.target.review_id
         if review_id is None:  # the answer was dropped (undone) before it was saved
             return
@@ -151,7 +151,7 @@ class FlagWrite:
     action: str  # one of FLAG_ACTIONS
     until: datetime | None = None  # bury: hidden until then
 
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         if self.action == "bury":
             assert self.until is not None
             store.bury(self.question_id, self.until)
@@ -165,7 +165,7 @@ class FlagWrite:
 class ExamWrite:
     record: dict[str, Any]  # ReviewStore.record_exam's keyword arguments
 
-    def apply(self, store: ReviewStore, ticket: Ticket) -> None:
+    def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         if ticket.attempts and store.find_exam(self.record["taken"]) is not None:
             return
         store.record_exam(**self.record)
@@ -174,7 +174,7 @@ class ExamWrite:
 class HistoryWriter:
     def __init__(
         self,
-        open_store: Callable[[], ReviewStore],
+        open_store: Callable[[], HistoryStore],
         on_change: Callable[[], None] = lambda: None,
         *,
         busy_timeout: float = BUSY_TIMEOUT_S,
@@ -278,7 +278,8 @@ class HistoryWriter:
                 state=self._state,
                 pending=len(self._queue),
                 pending_answers=sum(isinstance(t.write, AnswerWrite) for t in self._queue),
-                last_error=None if error is None else str(error),
+                # One line: a PostgreSQL server's messages span several.
+                last_error=None if error is None else " ".join(str(error).split()),
                 last_error_name=getattr(error, "sqlite_errorname", None),
                 waiting_since=self._queue[0].submitted if self._queue else None,
                 failure=self._failure,
@@ -358,11 +359,11 @@ class HistoryWriter:
                 self._lock.notify_all()
             self._on_change()
 
-    def _prepare(self, store: ReviewStore) -> None:
+    def _prepare(self, store: HistoryStore) -> None:
         # The store's own busy timeout is long; ours surfaces a lock in the status quickly.
-        store.connection.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+        store.set_lock_timeout(self._busy_timeout)
 
-    def _work(self, store: ReviewStore) -> None:
+    def _work(self, store: HistoryStore) -> None:
         from quizapp.srs.history_file import is_busy
 
         delay = self._first_retry

@@ -27,15 +27,15 @@ if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
     from quizapp.bank.grading import Grade
     from quizapp.srs.config import Settings
+    from quizapp.srs.history import HistoryLocation, HistoryStore, StudentToAsk
     from quizapp.srs.scheduling import Rating
-    from quizapp.srs.store import ReviewStore
     from quizapp.tui.history_writes import Scheduled
     from quizapp.tui.reload import BankWatcher, PreviewTarget, Reload
 
 
 @dataclass(frozen=True)
 class AppOptions:
-    db_path: Path | None = None  # None: no review history (tests, previews)
+    db_path: HistoryLocation | StudentToAsk | None = None  # None: no history (tests, previews)
     settings: Settings | None = None  # None: the defaults
     config_path: Path | None = None  # where a setting changed on screen is saved; None: nowhere
     start: str = "home"  # home; drill or exam: go straight there
@@ -141,7 +141,7 @@ class QuizApp(App[None]):
         self._settings = settings
 
     @property
-    def history(self) -> ReviewStore | None:
+    def history(self) -> HistoryStore | None:
         """The history for reading, on the UI thread; None until it is open (or without one)."""
         return self.history_writes.reader
 

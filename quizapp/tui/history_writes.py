@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from quizapp.srs.history import PostgresLocation
 from quizapp.srs.writer import (
     AnswerWrite,
     ExamWrite,
@@ -47,9 +48,9 @@ if TYPE_CHECKING:
     from quizapp.exam.session import ExamResult
     from quizapp.srs.config import Settings
     from quizapp.srs.counts import HomeCounts
+    from quizapp.srs.history import HistoryLocation, HistoryStore, StudentToAsk
     from quizapp.srs.pending import PendingView
     from quizapp.srs.scheduling import Card, Rating, Scheduler
-    from quizapp.srs.store import ReviewStore
 
 _T = TypeVar("_T")
 
@@ -88,14 +89,21 @@ class Scheduled:
 
 
 class HistoryService:
-    def __init__(self, app: App[None], path: Path | None, *, use_fitted: bool = True) -> None:
+    def __init__(
+        self,
+        app: App[None],
+        path: HistoryLocation | StudentToAsk | None,
+        *,
+        use_fitted: bool = True,
+    ) -> None:
         self.app = app
+        # A SQLite file or a student's PostgreSQL history; StudentToAsk: asked for at start.
         self.path = path
         # FSRS parameters fitted by `quizapp optimize`, read once the history is open; None:
         # py-fsrs's defaults (and always, with --default-parameters: use_fitted False).
         self.use_fitted = use_fitted
         self.parameters: tuple[float, ...] | None = None
-        self.reader: ReviewStore | None = None
+        self.reader: HistoryStore | None = None
         self.writer: HistoryWriter | None = None
         self.failure: str | None = None  # why the history could not be opened
         self.unsaved_at_exit = 0
@@ -106,31 +114,53 @@ class HistoryService:
         self._when_open: list[Callable[[], None]] = []
         self._when_failed: list[Callable[[], None]] = []
         self._recheck_timer_set = False
+        self._asking_student = False
 
     # -- opening and closing ------------------------------------------------------------------
 
     def start(self) -> None:
         """Open the history in the writer's thread; the first frame does not wait for it.
         Once: a later call (or one after a write started it) does nothing."""
-        if self.path is None or self.writer is not None:
+        if self.path is None or self.writer is not None or self._asking_student:
+            return
+        if not isinstance(self.path, Path | PostgresLocation):
+            self._ask_student(self.path)
             return
         path = self.path
 
-        def open_store() -> ReviewStore:
-            # In the writer's thread: the store's imports (fsrs among them) stay off the UI's.
-            from quizapp.srs.store import ReviewStore
+        def open_store() -> HistoryStore:
+            # In the writer's thread: the store's imports (fsrs, SQLite or psycopg) stay off
+            # the UI's.
+            from quizapp.srs.history import open_writer
 
-            return ReviewStore.open(path)
+            return open_writer(path)
 
         self.writer = HistoryWriter(open_store, self._from_writer)
         self.writer.start()
+
+    def _ask_student(self, where: StudentToAsk) -> None:
+        """A shared history with no student given: ask (quizapp/tui/screens/student.py), then
+        open it as theirs. Escape: the app runs, and nothing is saved."""
+        from quizapp.tui.screens.student import StudentScreen
+
+        self._asking_student = True
+
+        def answered(student: str | None) -> None:
+            self._asking_student = False
+            if student is None:
+                self._failed(f"no student id given for {where}")
+                return
+            self.path = where.named(student)
+            self.start()
+
+        self.app.push_screen(StudentScreen(str(where)), answered)
 
     def when_open(self, then: Callable[[], None], otherwise: Callable[[], None]) -> None:
         """Run `then` once the history is open, or `otherwise` if it cannot be (or there is
         no history to open)."""
         if self.reader is not None:
             then()
-        elif self.failure is not None or self.writer is None:
+        elif self.failure is not None or (self.writer is None and not self._asking_student):
             otherwise()
         else:
             self._when_open.append(then)
@@ -203,12 +233,12 @@ class HistoryService:
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
+        from quizapp.srs.history import open_reader
         from quizapp.srs.history_file import HistoryError
-        from quizapp.srs.store import ReviewStore
 
-        assert self.path is not None
+        assert isinstance(self.path, Path | PostgresLocation)
         try:
-            self.reader = ReviewStore.open_reader(self.path)
+            self.reader = open_reader(self.path)
         except HistoryError as exc:
             self._failed(str(exc))
             return
@@ -301,13 +331,12 @@ class HistoryService:
     def read(self, reading: Callable[[], _T], what: str) -> _T | None:
         """Run a read of the history on the UI thread; an error (an I/O error, damage found
         on the way) is a notification, not a crash, and the result is None."""
-        import sqlite3
-
+        from quizapp.srs.history import read_errors
         from quizapp.srs.history_file import cause
 
         try:
             return reading()
-        except sqlite3.Error as exc:
+        except read_errors() as exc:
             self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
             return None
 
@@ -337,11 +366,11 @@ class HistoryService:
         file, as the UI's reader sees it: cheap to ask every few seconds."""
         if self.reader is None:
             return None
-        import sqlite3  # loaded by then: the reader is open
+        from quizapp.srs.history import read_errors
 
         try:
-            return self.reader.connection.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error:
+            return self.reader.change_marker()
+        except read_errors():
             return None  # asked every few seconds: the next real read reports any trouble
 
     # -- writes --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from quizapp.srs.fit_store import (
     save_fit,
     stop_using_fits,
 )
+from quizapp.srs.history import open_writer
 from quizapp.srs.scheduling import Rating, make_scheduler, review
 from quizapp.srs.schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.store import HistoryError, ReviewStore
@@ -155,10 +156,10 @@ def test_open_in_place_migrates_but_never_moves_a_file_aside(
 # -- choosing the fit in use ----------------------------------------------------------------------
 
 
-def test_the_newest_fit_in_use_wins_and_every_fit_is_kept(tmp_path: Path) -> None:
+def test_the_newest_fit_in_use_wins_and_every_fit_is_kept(location) -> None:
     other = list(DEFAULT_PARAMETERS)
     other[0] = 0.3
-    with ReviewStore.open(tmp_path / "h.sqlite3") as store:
+    with open_writer(location) as store:
         assert active_parameters(store) is None
         first = save_fit(store, fit_record())
         assert active_parameters(store) == tuple(FORGETFUL)
@@ -200,8 +201,8 @@ def test_a_damaged_stored_fit_is_ignored(tmp_path: Path, stored: str) -> None:
         assert active_parameters(store) == tuple(FORGETFUL)
 
 
-def test_the_record_reads_back_as_written(tmp_path: Path) -> None:
-    with ReviewStore.open(tmp_path / "h.sqlite3") as store:
+def test_the_record_reads_back_as_written(location) -> None:
+    with open_writer(location) as store:
         save_fit(store, fit_record())
         record = active_fit(store)
     assert record is not None
@@ -229,10 +230,10 @@ def test_the_scheduler_uses_fitted_parameters_when_given() -> None:
         make_scheduler(0.9, parameters=[1.0] * 3)
 
 
-def test_stats_say_which_parameters_drills_use(tmp_path: Path) -> None:
+def test_stats_say_which_parameters_drills_use(tmp_path: Path, location) -> None:
     from quizapp.srs.stats import compute_stats
 
-    with ReviewStore.open(tmp_path / "h.sqlite3") as store:
+    with open_writer(location) as store:
 
         def stats():
             return compute_stats(store, {}, T0, config_file=tmp_path / "c.toml")

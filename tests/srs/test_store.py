@@ -1,4 +1,7 @@
-"""The review history: what is recorded survives, undo is exact, migrations mark the file."""
+"""The review history: what is recorded survives, undo is exact, migrations mark the file.
+
+The tests taking `store` or `location` run on both stores: a SQLite file and a fresh
+PostgreSQL schema (tests/postgres_server.py); those taking `db_path` are SQLite's own."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.srs.history import HistoryStore, PostgresLocation, open_writer
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import (
     APPLICATION_ID,
@@ -24,7 +28,7 @@ SCHEDULER = make_scheduler(fuzz=False)
 
 
 def answer(
-    store: ReviewStore,
+    store: HistoryStore,
     question_id: str,
     when: datetime,
     rating: Rating = Rating.Good,
@@ -47,15 +51,25 @@ def answer(
     )
 
 
-def card_json(path: Path, question_id: str) -> str | None:
-    db = sqlite3.connect(path)
-    try:
-        row = db.execute(
-            "SELECT card_json FROM cards WHERE question_id = ?", (question_id,)
-        ).fetchone()
-        return row[0] if row else None
-    finally:
-        db.close()
+def card_json(store: HistoryStore, question_id: str) -> str | None:
+    return next((row[1] for row in store.card_rows() if row[0] == question_id), None)
+
+
+def card_times(store: HistoryStore) -> tuple[int, int, int, int] | None:
+    # No parameters: the same SQL on both stores (one student, one card, in these tests).
+    row = store.connection.execute(  # type: ignore[attr-defined]
+        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
+    ).fetchone()
+    return None if row is None else tuple(row)
+
+
+def in_transaction(store: HistoryStore) -> bool:
+    connection = store.connection  # type: ignore[attr-defined]
+    if isinstance(connection, sqlite3.Connection):
+        return connection.in_transaction
+    from psycopg.pq import TransactionStatus
+
+    return connection.info.transaction_status != TransactionStatus.IDLE
 
 
 @pytest.fixture
@@ -64,8 +78,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path):
-    with ReviewStore.open(db_path) as opened:
+def store(location: Path | PostgresLocation):
+    with open_writer(location) as opened:
         yield opened
 
 
@@ -82,13 +96,13 @@ def test_times_round_trip_through_milliseconds() -> None:
 # -- persistence ----------------------------------------------------------------------------
 
 
-def test_cards_and_reviews_survive_close_and_reopen(db_path: Path) -> None:
-    with ReviewStore.open(db_path) as first:
+def test_cards_and_reviews_survive_close_and_reopen(location) -> None:
+    with open_writer(location) as first:
         after_q1 = answer(first, "q1", T0)
         answer(first, "q2", T0 + timedelta(minutes=1), Rating.Again, kind="drill")
         after_q1 = answer(first, "q1", after_q1.due, Rating.Easy)
         assert first.notice is None
-    with ReviewStore.open(db_path) as second:
+    with open_writer(location) as second:
         assert second.notice is None
         assert second.known_ids() == {"q1", "q2"}
         assert second.review_count() == 3
@@ -102,44 +116,40 @@ def test_cards_and_reviews_survive_close_and_reopen(db_path: Path) -> None:
         ]
 
 
-def test_record_answer_commits_before_returning(db_path: Path, store: ReviewStore) -> None:
+def test_record_answer_commits_before_returning(location, store: HistoryStore) -> None:
     answer(store, "q1", T0)
     # A second connection, while the first is still open, sees the committed row.
-    other = sqlite3.connect(db_path)
-    try:
-        assert other.execute("SELECT question_id FROM reviews").fetchall() == [("q1",)]
-        assert other.execute("SELECT question_id FROM cards").fetchall() == [("q1",)]
-    finally:
-        other.close()
-    assert not store.connection.in_transaction
+    with open_writer(location) as other:
+        assert [r.question_id for r in other.reviews()] == ["q1"]
+        assert other.known_ids() == {"q1"}
+    assert not in_transaction(store)
 
 
-def test_a_second_store_on_the_same_file_sees_answers_at_once(db_path: Path) -> None:
-    with ReviewStore.open(db_path) as first, ReviewStore.open(db_path) as second:
+def test_a_second_store_on_the_same_file_sees_answers_at_once(location) -> None:
+    with open_writer(location) as first, open_writer(location) as second:
         answer(first, "q1", T0)
         assert second.review_count() == 1
         answer(second, "q2", T0)
         assert first.known_ids() == {"q1", "q2"}
 
 
-def test_the_database_is_in_wal_mode_with_full_sync(store: ReviewStore) -> None:
+def test_the_database_is_in_wal_mode_with_full_sync(db_path: Path) -> None:
+    store = ReviewStore.open(db_path)
     assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert store.connection.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    store.close()
 
 
-def test_the_card_row_follows_the_scheduler(store: ReviewStore) -> None:
+def test_the_card_row_follows_the_scheduler(store: HistoryStore) -> None:
     first = answer(store, "q1", T0)
     second = answer(store, "q1", first.due, Rating.Good)
-    row = store.connection.execute(
-        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
-    ).fetchone()
-    assert row == (int(second.state), to_ms(second.due), to_ms(T0), to_ms(first.due))
+    assert card_times(store) == (int(second.state), to_ms(second.due), to_ms(T0), to_ms(first.due))
     assert store.due_ids(second.due - timedelta(seconds=1)) == []
     assert store.due_ids(second.due) == ["q1"]
 
 
-def test_a_failed_answer_leaves_nothing_behind(store: ReviewStore) -> None:
+def test_a_failed_answer_leaves_nothing_behind(store: HistoryStore) -> None:
     answer(store, "q1", T0)
     before = store.card("q1")
     with pytest.raises(ValueError):
@@ -156,33 +166,26 @@ def test_a_failed_answer_leaves_nothing_behind(store: ReviewStore) -> None:
         )
     assert store.review_count() == 1
     assert store.card("q1").to_dict() == before.to_dict()
-    assert not store.connection.in_transaction
+    assert not in_transaction(store)
 
 
 # -- undo -----------------------------------------------------------------------------------
 
 
-def test_undo_restores_the_card_exactly(db_path: Path, store: ReviewStore) -> None:
+def test_undo_restores_the_card_exactly(store: HistoryStore) -> None:
     first = answer(store, "q1", T0)
     first = answer(store, "q1", first.due, Rating.Good)
-    saved = card_json(db_path, "q1")
-    saved_row = store.connection.execute(
-        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
-    ).fetchone()
+    saved = card_json(store, "q1")
+    saved_row = card_times(store)
     answer(store, "q1", first.due + timedelta(days=2), Rating.Again)
-    assert card_json(db_path, "q1") != saved
+    assert card_json(store, "q1") != saved
     assert store.undo_last() == "q1"
-    assert card_json(db_path, "q1") == saved
-    assert (
-        store.connection.execute(
-            "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
-        ).fetchone()
-        == saved_row
-    )
+    assert card_json(store, "q1") == saved
+    assert card_times(store) == saved_row
     assert store.review_count() == 2
 
 
-def test_undo_of_a_new_cards_first_answer_deletes_the_card(store: ReviewStore) -> None:
+def test_undo_of_a_new_cards_first_answer_deletes_the_card(store: HistoryStore) -> None:
     answer(store, "q1", T0)
     answer(store, "q2", T0 + timedelta(seconds=30))
     assert store.undo_last() == "q2"
@@ -191,36 +194,36 @@ def test_undo_of_a_new_cards_first_answer_deletes_the_card(store: ReviewStore) -
     assert [r.question_id for r in store.reviews()] == ["q1"]
 
 
-def test_undo_with_nothing_to_undo(store: ReviewStore) -> None:
+def test_undo_with_nothing_to_undo(store: HistoryStore) -> None:
     assert store.undo_last() is None
     answer(store, "q1", T0, kind="quiz")
     assert store.undo_last(kind="exam") is None
     assert store.review_count() == 1
 
 
-def test_undo_takes_back_one_answer_at_a_time(db_path: Path, store: ReviewStore) -> None:
+def test_undo_takes_back_one_answer_at_a_time(store: HistoryStore) -> None:
     when, snapshots = T0, []
     for rating in (Rating.Good, Rating.Hard, Rating.Easy, Rating.Again):
-        snapshots.append(card_json(db_path, "q1"))
+        snapshots.append(card_json(store, "q1"))
         card = answer(store, "q1", when, rating)
         when = card.due + timedelta(hours=1)
     for expected in reversed(snapshots):
         assert store.undo_last() == "q1"
-        assert card_json(db_path, "q1") == expected
+        assert card_json(store, "q1") == expected
     assert store.undo_last() is None
     assert store.review_count() == 0
 
 
-def test_undo_with_a_kind_skips_other_kinds(db_path: Path, store: ReviewStore) -> None:
+def test_undo_with_a_kind_skips_other_kinds(store: HistoryStore) -> None:
     answer(store, "q1", T0, kind="drill")
-    q1_after_drill = card_json(db_path, "q1")
+    q1_after_drill = card_json(store, "q1")
     answer(store, "q2", T0 + timedelta(minutes=1), kind="drill")
-    q2_after_first = card_json(db_path, "q2")
+    q2_after_first = card_json(store, "q2")
     answer(store, "q2", T0 + timedelta(minutes=30), Rating.Again, kind="drill")
     answer(store, "q3", T0 + timedelta(minutes=31), kind="exam")
     assert store.undo_last(kind="drill") == "q2"
-    assert card_json(db_path, "q2") == q2_after_first
-    assert card_json(db_path, "q1") == q1_after_drill
+    assert card_json(store, "q2") == q2_after_first
+    assert card_json(store, "q1") == q1_after_drill
     assert store.card("q3") is not None  # the later exam answer stays
     assert [(r.question_id, r.kind) for r in store.reviews()] == [
         ("q1", "drill"),
@@ -230,18 +233,17 @@ def test_undo_with_a_kind_skips_other_kinds(db_path: Path, store: ReviewStore) -
     assert store.undo_last(kind="quiz") is None
 
 
-def test_undo_restores_last_review_time(store: ReviewStore) -> None:
+def test_undo_restores_last_review_time(store: HistoryStore) -> None:
     first = answer(store, "q1", T0)
     answer(store, "q1", first.due + timedelta(days=1))
     store.undo_last()
-    last = store.connection.execute("SELECT last_review_ms FROM cards").fetchone()[0]
-    assert last == to_ms(T0)
+    assert card_times(store)[3] == to_ms(T0)
 
 
 # -- burying and suspending -----------------------------------------------------------------
 
 
-def test_a_buried_card_is_hidden_until_the_given_time(store: ReviewStore) -> None:
+def test_a_buried_card_is_hidden_until_the_given_time(store: HistoryStore) -> None:
     until = T0 + timedelta(days=1)
     store.bury("q1", until)
     assert store.hidden_ids(T0) == {"q1"}
@@ -250,13 +252,13 @@ def test_a_buried_card_is_hidden_until_the_given_time(store: ReviewStore) -> Non
     assert store.hidden_ids(until + timedelta(hours=1)) == set()
 
 
-def test_burying_again_moves_the_time(store: ReviewStore) -> None:
+def test_burying_again_moves_the_time(store: HistoryStore) -> None:
     store.bury("q1", T0 + timedelta(days=3))
     store.bury("q1", T0 + timedelta(hours=1))
     assert store.hidden_ids(T0 + timedelta(hours=2)) == set()
 
 
-def test_suspend_and_unsuspend(store: ReviewStore) -> None:
+def test_suspend_and_unsuspend(store: HistoryStore) -> None:
     store.set_suspended("q1")
     far = T0 + timedelta(days=3650)
     assert store.hidden_ids(T0) == store.hidden_ids(far) == {"q1"}
@@ -264,7 +266,7 @@ def test_suspend_and_unsuspend(store: ReviewStore) -> None:
     assert store.hidden_ids(T0) == set()
 
 
-def test_suspending_keeps_a_burial_and_vice_versa(store: ReviewStore) -> None:
+def test_suspending_keeps_a_burial_and_vice_versa(store: HistoryStore) -> None:
     store.bury("q1", T0 + timedelta(days=1))
     store.set_suspended("q1")
     store.set_suspended("q1", False)
@@ -274,18 +276,18 @@ def test_suspending_keeps_a_burial_and_vice_versa(store: ReviewStore) -> None:
     assert store.hidden_ids(T0) == {"q1", "q2"}  # still suspended
 
 
-def test_flags_survive_reopen(db_path: Path) -> None:
-    with ReviewStore.open(db_path) as store:
+def test_flags_survive_reopen(location) -> None:
+    with open_writer(location) as store:
         store.set_suspended("q1")
         store.bury("q2", T0 + timedelta(days=1))
-    with ReviewStore.open(db_path) as store:
+    with open_writer(location) as store:
         assert store.hidden_ids(T0) == {"q1", "q2"}
 
 
 # -- reading --------------------------------------------------------------------------------
 
 
-def test_due_ids_are_most_overdue_first(store: ReviewStore) -> None:
+def test_due_ids_are_most_overdue_first(store: HistoryStore) -> None:
     for i, minutes in enumerate([5, 0, 30, 12]):
         answer(store, f"q{i}", T0 + timedelta(minutes=minutes), Rating.Again)
     dues = dict(store.due_times())
@@ -294,7 +296,7 @@ def test_due_ids_are_most_overdue_first(store: ReviewStore) -> None:
     assert store.due_ids(T0) == []
 
 
-def test_next_due_skips_excluded_cards(store: ReviewStore) -> None:
+def test_next_due_skips_excluded_cards(store: HistoryStore) -> None:
     a = answer(store, "a", T0, Rating.Again)
     b = answer(store, "b", T0 + timedelta(minutes=5), Rating.Again)
     assert a.due < b.due
@@ -304,7 +306,7 @@ def test_next_due_skips_excluded_cards(store: ReviewStore) -> None:
     assert store.next_due(b.due) is None
 
 
-def test_first_reviewed_since_counts_new_cards(store: ReviewStore) -> None:
+def test_first_reviewed_since_counts_new_cards(store: HistoryStore) -> None:
     answer(store, "old", T0)
     answer(store, "old", T0 + timedelta(days=2))
     answer(store, "new", T0 + timedelta(days=2))
@@ -312,7 +314,7 @@ def test_first_reviewed_since_counts_new_cards(store: ReviewStore) -> None:
     assert store.first_reviewed_since(T0) == 2
 
 
-def test_review_rows_round_trip(store: ReviewStore) -> None:
+def test_review_rows_round_trip(store: HistoryStore) -> None:
     answer(
         store,
         "q1",
@@ -346,9 +348,9 @@ def test_review_rows_round_trip(store: ReviewStore) -> None:
     assert [r.question_id for r in store.reviews(since=T0 + timedelta(seconds=30))] == ["q2", "q2"]
 
 
-def test_exams_round_trip(db_path: Path) -> None:
+def test_exams_round_trip(location) -> None:
     detail = {"by_topic": {"attention": [3, 4]}, "seed": 17, "missed": ["q1", "q9"]}
-    with ReviewStore.open(db_path) as store:
+    with open_writer(location) as store:
         exam_id = store.record_exam(
             taken=T0 + timedelta(days=1),
             questions=40,
@@ -367,7 +369,7 @@ def test_exams_round_trip(db_path: Path) -> None:
             seconds=60.0,
             detail={},
         )
-    with ReviewStore.open(db_path) as store:
+    with open_writer(location) as store:
         exams = store.exams()
     assert [e["taken"] for e in exams] == [T0.isoformat(), (T0 + timedelta(days=1)).isoformat()]
     assert exams[1] == {
@@ -467,15 +469,10 @@ def test_a_version_zero_file_of_ours_is_migrated(db_path: Path) -> None:
     assert pragmas(db_path) == (SCHEMA_VERSION, APPLICATION_ID)
 
 
-def test_undo_review_refuses_when_a_later_review_of_the_card_exists(tmp_path) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from quizapp.srs.scheduling import Rating, make_scheduler
-    from quizapp.srs.store import ReviewStore
-
+def test_undo_review_refuses_when_a_later_review_of_the_card_exists(location) -> None:
     scheduler = make_scheduler(fuzz=False)
     start = datetime(2026, 1, 1, tzinfo=UTC)
-    with ReviewStore.open(tmp_path / "h.sqlite3") as store:
+    with open_writer(location) as store:
 
         def answer(minutes: int, kind: str) -> int:
             store.record_answer(

@@ -33,15 +33,18 @@ from quizapp.optimize import PROGRESS_PREFIX
 from quizapp.tui.literal import literal
 
 if TYPE_CHECKING:
+    from quizapp.srs.history import HistoryLocation
     from quizapp.tui.app import QuizApp
 
 TITLE = "Fit the scheduler to my history"
 ERROR_PREFIX = "quizapp optimize: error: "
 
 
-def fit_command(db: Path) -> list[str]:
+def fit_command(db: HistoryLocation) -> list[str]:
     """The child process: this interpreter running this copy of quizapp (tests replace it)."""
-    return [sys.executable, "-m", "quizapp", "optimize", "--db", str(db), "--json"]
+    # On PostgreSQL: the URL (with its password, if any) and the student, to our own child.
+    where = [str(db)] if isinstance(db, Path) else [db.url, "--student", db.student]
+    return [sys.executable, "-m", "quizapp", "optimize", "--db", *where, "--json"]
 
 
 def _child_environment() -> dict[str, str]:
@@ -56,7 +59,7 @@ def _child_environment() -> dict[str, str]:
 
 def open_fit_screen(app: QuizApp) -> None:
     history = app.history_writes
-    if history.path is None or history.failure is not None or history.reader is None:
+    if history.failure is not None or history.reader is None:
         app.notify("Fitting the scheduler needs the review history.", severity="warning")
         return
     app.push_screen(
@@ -77,7 +80,7 @@ class FitScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape", "close", "Close")]
 
     def __init__(
-        self, db: Path, on_fitted: Callable[[], None], *, keeps_defaults: bool = False
+        self, db: HistoryLocation, on_fitted: Callable[[], None], *, keeps_defaults: bool = False
     ) -> None:
         super().__init__()
         self.db = db

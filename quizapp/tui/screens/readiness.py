@@ -36,15 +36,15 @@ def load_readiness(app: App[None]) -> Readiness | None:
     """The report for the app's history and bank, now; None without a history. Runs in a
     worker thread: it opens (and closes) its own read-only connection."""
     from quizapp.cli.forecast import store_available
+    from quizapp.srs.history import open_reader
     from quizapp.srs.readiness import assess
     from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.store import ReviewStore
 
     service = app.history_writes  # type: ignore[attr-defined]
     if service.reader is None or service.path is None:
         return None
     bank = app.bank  # type: ignore[attr-defined]
-    with ReviewStore.open_reader(service.path) as store:
+    with open_reader(service.path) as store:
         return assess(
             store,
             bank.decks,

@@ -1,0 +1,102 @@
+"""Where the review history is, from the command line, the environment and config.toml.
+
+`--db`, else `QUIZAPP_DB`, else `db = "…"` in config.toml, else the user data folder's SQLite
+file. A `postgresql://` (or `postgres://`) URL puts the history in PostgreSQL; anything else
+stays a SQLite path exactly as before. On PostgreSQL the history is a student's: `--student`,
+else `QUIZAPP_STUDENT`, else `student = "…"` in config.toml; the app asks when none is given,
+the other commands refuse. On SQLite the student is implicit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from quizapp.srs.history import (
+    HistoryLocation,
+    PostgresLocation,
+    StudentToAsk,
+    is_postgres_url,
+    redacted,
+    student_problem,
+)
+
+if TYPE_CHECKING:
+    from quizapp.srs.config import Settings
+
+STUDENT_HELP = (
+    "whose history, on a PostgreSQL --db (default: $QUIZAPP_STUDENT, else student in config.toml)"
+)
+
+
+def add_student_option(group: argparse._ActionsContainer, **extra: object) -> None:
+    group.add_argument("--student", metavar="NAME", help=STUDENT_HELP, **extra)  # type: ignore[arg-type]
+
+
+class LocationProblem(ValueError):
+    """One line naming the argument (or variable, or config key) that is wrong."""
+
+
+def history_location(
+    args: argparse.Namespace, settings: Settings | None, *, ask_student: bool = False
+) -> HistoryLocation | StudentToAsk:
+    """The history these arguments name. `ask_student`: a PostgreSQL history without a
+    student is a StudentToAsk (the app asks) rather than a LocationProblem."""
+    from quizapp.srs.paths import default_db_path
+
+    given, source = _first(
+        (getattr(args, "db", None), "--db"),
+        (os.environ.get("QUIZAPP_DB"), "QUIZAPP_DB"),
+        (settings.db if settings else None, "db in config.toml"),
+    )
+    student, student_source = _first(
+        (getattr(args, "student", None), "--student"),
+        (os.environ.get("QUIZAPP_STUDENT"), "QUIZAPP_STUDENT"),
+        (settings.student if settings else None, "student in config.toml"),
+    )
+    if student is not None:
+        problem = student_problem(student)
+        if problem:
+            raise LocationProblem(f"{student_source} {student!r} {problem}")
+    if given is None:
+        return default_db_path()
+    if not is_postgres_url(given):
+        return Path(given).expanduser()
+    url = given.strip()
+    url_problem = postgres_url_problem(url)
+    if url_problem:
+        raise LocationProblem(f"{source} {redacted(url)}: {url_problem}")
+    if student is None:
+        if ask_student:
+            return StudentToAsk(url)
+        raise LocationProblem(
+            f"{source} {redacted(url)} is a shared history: say whose with --student NAME "
+            '(or QUIZAPP_STUDENT, or student = "…" in config.toml)'
+        )
+    return PostgresLocation(url, student)
+
+
+def _first(*candidates: tuple[str | None, str]) -> tuple[str | None, str]:
+    for value, source in candidates:
+        if value:
+            return value, source
+    return None, ""
+
+
+def postgres_url_problem(url: str) -> str | None:
+    """Why libpq would not read this URL, or None (nothing is connected to)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        return 'psycopg is not installed (pip install "psycopg[binary]")'
+    import psycopg
+
+    from quizapp.srs.history import one_line
+
+    try:
+        conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        return one_line(str(exc))
+    return None
