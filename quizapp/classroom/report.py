@@ -209,9 +209,11 @@ def response_tags(question: Question) -> list[str]:
 
 
 def responses_text(item: ItemStats, question: Question) -> str:
-    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked; "" when none recorded."""
-    if not item.responded:
+    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked."""
+    if not item.shares:
         return ""
+    if not item.responded:
+        return "not recorded"
     return " ".join(
         f"{'✓' if share.key else ''}{tag} {share_text(share.share)}"
         for tag, share in zip(response_tags(question), item.shares, strict=True)
