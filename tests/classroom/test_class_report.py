@@ -7,6 +7,8 @@ import csv
 import io
 import json
 import sqlite3
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from quizapp.srs.config import Settings
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
 from tests.classroom.helpers import START, deck, numeric, single
+from tests.conftest import REPO
 
 HOSTILE_BANK = Path(__file__).parent / "hostile_bank.yaml"
 SCHEDULER = make_scheduler(fuzz=False)
@@ -232,3 +235,18 @@ def test_a_history_not_started_reports_no_answers(run_cli, tmp_path: Path):
     assert result.returncode == 0, result.stderr
     assert "No first attempts to report yet." in result.stdout
     assert not (tmp_path / "none.db").exists()  # read only: nothing created
+
+
+def test_the_report_imports_neither_torch_nor_textual(tmp_path: Path, hostile_history: Path):
+    code = (
+        "import sys\n"
+        "from quizapp.cli import main\n"
+        f"code = main(['class', 'report', '--db', {str(hostile_history)!r}, '--no-default-bank',"
+        f" '--bank', {str(HOSTILE_BANK)!r}, '--format', 'json', '--exam-date', '2030-01-01'])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'torch', 'textual'})\n"
+        "print(code, ','.join(heavy), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+    assert result.stderr.strip().splitlines()[-1] == "0"
