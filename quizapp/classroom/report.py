@@ -117,8 +117,9 @@ class ClassReport:
                 "discrimination": item.discrimination,
                 "flags": "; ".join(item.flags),
                 "responses": "; ".join(
-                    f"{'*' if s.key else ''}{s.label}={'' if s.share is None else f'{s.share:.4g}'}"
+                    f"{'*' if s.key else ''}{s.label}={s.share:.4g}"
                     for s in item.shares
+                    if s.share is not None
                 ),
             }
         for row in self.students:

@@ -160,7 +160,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
 
     out = console or Console(highlight=False)
     scope = f"deck {terminal_safe(report.deck)}" if report.deck else "every deck"
-    since = f", first attempts since {report.since:%d %b %Y}" if report.since else ""
+    since = f", since {report.since:%d %b %Y}" if report.since else ""
     students = len(report.students)
     out.print(
         Text(

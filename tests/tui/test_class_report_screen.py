@@ -100,7 +100,10 @@ def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
         assert tf[2] == "100%" and tf[4] == "T 0% ✓F 100%"  # the key is False
         students = screen.query_one("#class-students", DataTable)
         assert students.row_count == 1
-        assert cells(students, 0)[1:3] == ["2", "50%"]
+        assert cells(students, 0)[1:4] == ["2", "50%", "no exam date"]
+        mastery = screen.query_one("#class-mastery", DataTable)
+        topics = {cells(mastery, r)[1]: cells(mastery, r)[2] for r in range(mastery.row_count)}
+        assert topics == {q.topic: "0%" for q in BANK.questions.values()}
         assert_fits(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
@@ -167,6 +170,13 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
         assert flagged_ids == ["t-tf", "t-single"]
         assert "distractor" in cells(items, 1)[5]
         assert_fits(app)
+        # Twenty students: the page keys bring their tables into view, the arrows stay on
+        # the questions.
+        assert "student 19" not in "\n".join(screen_lines(app))
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown")
+        await wait_for(pilot, lambda: "student 19" in "\n".join(screen_lines(app)))
+        assert items.cursor_row == 0
+        await pilot.press("pageup", "pageup", "pageup", "pageup")
         await pilot.press("down", "enter")  # the second row: t-single
         await wait_for(pilot, lambda: isinstance(app.screen, ItemScreen))
         screen = app.screen

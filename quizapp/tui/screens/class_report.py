@@ -60,12 +60,19 @@ def load_class_report(app: App[None]) -> ClassReport | None:
 
 
 class ClassReportScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    # The arrows move through the questions; the page keys scroll the whole report, so the
+    # students' tables below are in reach of the keyboard too.
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("pagedown", "page(1)", "Page down", priority=True),
+        Binding("pageup", "page(-1)", "Page up", priority=True),
+    ]
 
     DEFAULT_CSS = """
     ClassReportScreen {
         #class-body { padding: 0 1; height: 1fr; }
-        DataTable { height: auto; max-height: 14; }
+        DataTable { height: auto; }
+        #class-items { max-height: 14; }
         .class-note { color: $text-muted; }
     }
     """
@@ -83,9 +90,12 @@ class ClassReportScreen(Screen[None]):
             yield DataTable(id="class-items", cursor_type="row", zebra_stripes=True)
             yield Static(LEGEND, classes="class-note", markup=False)
             yield Label("Students", classes="pane-title")
-            students = DataTable(id="class-students", cursor_type="none", zebra_stripes=True)
-            students.can_focus = False
-            yield students
+            for table_id in ("class-students", "class-mastery"):
+                if table_id == "class-mastery":
+                    yield Label("Topic mastery", classes="pane-title")
+                table = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
+                table.can_focus = False
+                yield table
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,6 +105,13 @@ class ClassReportScreen(Screen[None]):
             self.show_report(self.report)
         else:
             self._work_out()
+
+    def action_page(self, direction: int) -> None:
+        body = self.query_one("#class-body", VerticalScroll)
+        if direction > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:
@@ -142,19 +159,25 @@ class ClassReportScreen(Screen[None]):
             self.row_items[item.question_id] = item
         table = self.query_one("#class-students", DataTable)
         table.clear(columns=True)
-        table.add_columns("Student", "Answered", "Score", "Predicted exam", "Topic mastery")
+        table.add_columns("Student", "Answered", "Score", "Predicted exam")
+        mastery = self.query_one("#class-mastery", DataTable)
+        mastery.clear(columns=True)
+        mastery.add_columns("Student", "Topic", "Mastery")
         for row in report.students:
             predicted = row.record.predicted
-            mastery = ", ".join(
-                f"{topic} {share_text(value)}" for topic, value in row.record.topic_mastery.items()
-            )
             table.add_row(
                 literal(row.student),
                 str(row.answered),
                 share_text(row.score),
-                share_text(predicted.mean) if predicted else "no exam date",
-                literal(mastery),
+                (
+                    f"{share_text(predicted.mean)} ({share_text(predicted.low)}–"
+                    f"{share_text(predicted.high)})"
+                    if predicted
+                    else "no exam date"
+                ),
             )
+            for topic, value in row.record.topic_mastery.items():
+                mastery.add_row(literal(row.student), literal(topic), share_text(value))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id != "class-items" or self.report is None:
