@@ -8,10 +8,7 @@ from datetime import UTC, datetime, timedelta
 from quizapp.bank.model import (
     Choice,
     ChoiceQuestion,
-    Deck,
-    Difficulty,
     Flashcard,
-    Location,
     NumericAnswer,
     NumericQuestion,
     Question,
@@ -20,21 +17,11 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.classroom.item_analysis import Answer
+from tests.srs.readiness_helpers import _common, deck
+
+__all__ = ["START", "answer", "deck", "flashcard", "multiple", "numeric", "single", "true_false"]
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
-
-
-def _common(qid: str, deck: str, topic: str) -> dict:
-    return dict(
-        id=qid,
-        prompt=f"prompt {qid}",
-        explanation=f"explanation of {qid}",
-        topic=topic,
-        tags=(),
-        difficulty=Difficulty.MEDIUM,
-        deck_id=deck,
-        location=Location(f"{deck}.yaml", 1, 1),
-    )
 
 
 def single(qid: str, options: int = 4, key: int = 0, deck: str = "d", topic: str = "t"):
@@ -68,18 +55,6 @@ def numeric(qid: str, traps: tuple[float, ...] = (), deck: str = "d", topic: str
 
 def flashcard(qid: str, deck: str = "d", topic: str = "t"):
     return Flashcard(type=QuestionType.FLASHCARD, back="back", **_common(qid, deck, topic))
-
-
-def deck(deck_id: str, questions: list[Question], topic: str = "t") -> Deck:
-    return Deck(
-        id=deck_id,
-        title=f"Deck {deck_id}",
-        topic=topic,
-        domain="test",
-        exam_weight=1.0,
-        path=f"{deck_id}.yaml",
-        questions=tuple(questions),
-    )
 
 
 def answer(

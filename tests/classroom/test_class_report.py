@@ -22,13 +22,12 @@ from quizapp.classroom.history import (
 )
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
-from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
 from tests.classroom.helpers import START, deck, numeric, single
 from tests.conftest import REPO
+from tests.srs.readiness_helpers import answer
 
 HOSTILE_BANK = Path(__file__).parent / "hostile_bank.yaml"
-SCHEDULER = make_scheduler(fuzz=False)
 
 
 @pytest.fixture(autouse=True)
@@ -38,17 +37,7 @@ def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def record(store: ReviewStore, question, right: bool, minutes: float) -> None:
-    store.record_answer(
-        question_id=question.id,
-        deck_id=question.deck_id,
-        topic=question.topic,
-        rating=Rating.Good if right else Rating.Again,
-        correct=right,
-        when=START + timedelta(minutes=minutes),
-        duration_ms=20_000,
-        kind="drill",
-        scheduler=SCHEDULER,
-    )
+    answer(store, question, START + timedelta(minutes=minutes), right)
 
 
 def add_response_column(path: Path, responses: dict[int, str]) -> None:
@@ -97,7 +86,7 @@ def test_parse_response_takes_json_objects_only():
 
 def test_the_student_gets_mastery_and_a_forecast_only_with_an_exam_date(tmp_path: Path):
     q1, q2 = single("q1", topic="attention"), single("q2", topic="attention")
-    decks = [deck("d", [q1, q2], topic="attention")]
+    decks = [deck("d", [q1, q2])]
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, q1, True, 0)
@@ -114,7 +103,7 @@ def test_the_student_gets_mastery_and_a_forecast_only_with_an_exam_date(tmp_path
 
 def test_since_keeps_first_attempts_from_that_day_and_deck_keeps_its_questions(tmp_path: Path):
     old, new, other = single("old"), single("new"), single("other", deck="e", topic="u")
-    decks = [deck("d", [old, new]), deck("e", [other], topic="u")]
+    decks = [deck("d", [old, new]), deck("e", [other])]
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, old, False, 0)

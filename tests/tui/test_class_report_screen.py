@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -17,13 +16,14 @@ from quizapp.classroom.history import ClassHistory, StudentRecord
 from quizapp.classroom.item_analysis import Answer
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
-from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.class_report import ClassReportScreen, ItemScreen
 from quizapp.tui.screens.home import HomeScreen
 from tests.conftest import CORPUS
+from tests.srs.readiness_helpers import answer
 from tests.tui.screen_text import screen_lines
+from tests.tui.test_lab_device import pick
 from tests.tui.test_sessions import drive, wait_for
 
 BANK = load_bank([CORPUS / "good"])
@@ -35,22 +35,10 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """t-single answered wrong (option B chosen), t-tf right, with the response column."""
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     path = tmp_path / "history.sqlite3"
-    scheduler = make_scheduler(fuzz=False)
     when = datetime.now(UTC) - timedelta(days=2)
     with ReviewStore.open(path) as store:
         for qid, right in (("t-single", False), ("t-tf", True)):
-            q = BANK.questions[qid]
-            store.record_answer(
-                question_id=qid,
-                deck_id=q.deck_id,
-                topic=q.topic,
-                rating=Rating.Good if right else Rating.Again,
-                correct=right,
-                when=when,
-                duration_ms=30_000,
-                kind="drill",
-                scheduler=scheduler,
-            )
+            answer(store, BANK.questions[qid], when, right)
     with sqlite3.connect(path) as connection:
         connection.execute("ALTER TABLE reviews ADD COLUMN response TEXT")
         connection.execute("UPDATE reviews SET response = '{\"chosen\": [1]}' WHERE id = 1")
@@ -81,11 +69,7 @@ def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
         await wait_for(
             pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
         )
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"Class report")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await pick(pilot, "Class report")
         await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
         screen = app.screen
         assert isinstance(screen, ClassReportScreen)
