@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizapp.bank.model import ChoiceQuestion, Deck, Question, TrueFalseQuestion
 from quizapp.classroom.history import ClassHistory, StudentRecord
@@ -26,6 +26,9 @@ from quizapp.classroom.item_analysis import (
     flagged_first,
     response_labels,
 )
+
+if TYPE_CHECKING:
+    from quizapp.srs.exam_model import ScoreSummary
 
 CSV_COLUMNS = (
     "section",
@@ -189,6 +192,13 @@ FLAG_SHORT = {
     Flag.RARE_KEY: "rare key",
 }
 NOT_REPORTED = "—"
+LEGEND = (
+    f"Facility: share right on the first attempt. Discr.: share right in the upper "
+    f"{GROUP_SHARE:.0%} of the students (by first-attempt score) minus the lower "
+    f"{GROUP_SHARE:.0%}; {NOT_REPORTED} with under {MIN_GROUP_SIZE:g} students a group. "
+    "Responses: options A, B, … in the bank's order (T/F; the key and trap values for "
+    "numbers), ✓ the key."
+)
 
 
 def share_text(value: float | None) -> str:
@@ -223,3 +233,12 @@ def responses_text(item: ItemStats, question: Question) -> str:
 
 def flags_text(item: ItemStats) -> str:
     return ", ".join(FLAG_SHORT[flag] for flag in item.flags)
+
+
+def predicted_text(predicted: ScoreSummary | None) -> str:
+    """ "72% (61%–83%)": the predicted exam score and its 80 % interval."""
+    if predicted is None:
+        return "no exam date"
+    return (
+        f"{share_text(predicted.mean)} ({share_text(predicted.low)}–{share_text(predicted.high)})"
+    )

@@ -150,10 +150,11 @@ def render(report: ClassReport, console: Console | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from quizapp.classroom.item_analysis import GROUP_SHARE, MIN_GROUP_SIZE
     from quizapp.classroom.report import (
+        LEGEND,
         discrimination_text,
         flags_text,
+        predicted_text,
         responses_text,
         share_text,
     )
@@ -190,15 +191,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
                 Text(flags_text(item)),
             )
         out.print(items)
-        out.print(
-            Text(
-                f"Facility: share right on the first attempt. Discr.: upper minus lower "
-                f"{GROUP_SHARE:.0%} of the students by score; — below "
-                f"{MIN_GROUP_SIZE:g} students a group. Responses: options A, B, … in the "
-                "bank's order (T/F; key and trap values for numbers), ✓ the key.",
-                style="dim",
-            )
-        )
+        out.print(Text(LEGEND, style="dim"))
     table = Table(title="Students", title_justify="left")
     table.add_column("Student", overflow="fold")
     table.add_column("Answered", justify="right")
@@ -206,7 +199,6 @@ def render(report: ClassReport, console: Console | None = None) -> None:
     table.add_column("Predicted exam", justify="right")
     table.add_column("Topic mastery", overflow="fold")
     for row in report.students:
-        predicted = row.record.predicted
         mastery = ", ".join(
             f"{topic} {share_text(value)}" for topic, value in row.record.topic_mastery.items()
         )
@@ -214,15 +206,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             Text(terminal_safe(row.student)),
             str(row.answered),
             share_text(row.score),
-            (
-                f"{share_text(predicted.mean)} ({share_text(predicted.low)}–"
-                f"{share_text(predicted.high)})"
-                if predicted
-                else NO_EXAM_DATE
-            ),
+            predicted_text(row.record.predicted),
             Text(terminal_safe(mastery)),
         )
     out.print(table)
-
-
-NO_EXAM_DATE = "no exam date"

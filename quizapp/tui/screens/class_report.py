@@ -20,10 +20,12 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from quizapp.bank.literal import markdown_literal
 from quizapp.bank.model import ChoiceQuestion, NumericQuestion, Question, TrueFalseQuestion
-from quizapp.classroom.item_analysis import GROUP_SHARE, MIN_GROUP_SIZE, ItemStats
+from quizapp.classroom.item_analysis import ItemStats
 from quizapp.classroom.report import (
+    LEGEND,
     discrimination_text,
     flags_text,
+    predicted_text,
     response_tags,
     responses_text,
     share_text,
@@ -34,13 +36,6 @@ from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from quizapp.classroom.report import ClassReport
-
-LEGEND = (
-    f"Facility: share right on the first attempt. Discr.: share right in the upper "
-    f"{GROUP_SHARE:.0%} of the students (by first-attempt score) minus the lower "
-    f"{GROUP_SHARE:.0%}; — with under {MIN_GROUP_SIZE:g} students a group. Responses: options "
-    "A, B, … in the bank's order, ✓ the key. Enter opens a question."
-)
 
 
 def load_class_report(app: App[None]) -> ClassReport | None:
@@ -88,7 +83,7 @@ class ClassReportScreen(Screen[None]):
             yield Static("Working out the class report…", id="class-summary")
             yield Label("Questions, flagged first", classes="pane-title")
             yield DataTable(id="class-items", cursor_type="row", zebra_stripes=True)
-            yield Static(LEGEND, classes="class-note", markup=False)
+            yield Static(LEGEND + " Enter opens a question.", classes="class-note", markup=False)
             yield Label("Students", classes="pane-title")
             for table_id in ("class-students", "class-mastery"):
                 if table_id == "class-mastery":
@@ -164,17 +159,11 @@ class ClassReportScreen(Screen[None]):
         mastery.clear(columns=True)
         mastery.add_columns("Student", "Topic", "Mastery")
         for row in report.students:
-            predicted = row.record.predicted
             table.add_row(
                 literal(row.student),
                 str(row.answered),
                 share_text(row.score),
-                (
-                    f"{share_text(predicted.mean)} ({share_text(predicted.low)}–"
-                    f"{share_text(predicted.high)})"
-                    if predicted
-                    else "no exam date"
-                ),
+                predicted_text(row.record.predicted),
             )
             for topic, value in row.record.topic_mastery.items():
                 mastery.add_row(literal(row.student), literal(topic), share_text(value))
