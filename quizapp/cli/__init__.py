@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
+from quizapp.cli.class_report import add_class_command, run_class_report
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.preview import add_preview_command, run_preview
@@ -226,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_preview_command(commands, _Parser)
     add_optimize_command(commands)
     add_authoring_commands(commands, _Parser)
+    add_class_command(commands, _Parser)
 
     commands.add_parser(
         "schema",
@@ -256,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "optimize":
             _fill_app_defaults(args)
             return run_optimize(args)
+        if args.command == "class":
+            return run_class_report(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command in AUTHORING_COMMANDS:

@@ -530,6 +530,11 @@ class QuizApp(App[None]):
         yield SystemCommand(
             "Exam date", "Set the exam date the drills plan for", partial(ask_exam_date, self)
         )
+        from quizapp.tui.screens.class_report import open_class_report
+
+        yield SystemCommand(
+            "Class report", "For the instructor: item analysis", partial(open_class_report, self)
+        )
         yield SystemCommand(
             "Fit the scheduler to my history",
             "FSRS's parameters fitted to your reviews (quizapp optimize)",
