@@ -3,7 +3,9 @@
 PostgreSQL refuses to run as root, and CI here runs as root: then initdb and pg_ctl run as the
 `postgres` system user (`runuser -u postgres --`) on a temporary folder it owns. The server
 listens on a free loopback port only (no Unix socket), with trust authentication for
-127.0.0.1, and fsync off: a test cluster, thrown away at the end.
+127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
+PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
+(bench/bench_store.py), which compares commits that really reach the disk.
 
 `QUIZAPP_PG_BIN` names the binaries' folder; otherwise the newest /usr/lib/postgresql/*/bin.
 Without them the PostgreSQL tests skip with one line, except under CI=true, where they fail.
@@ -75,7 +77,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(binaries: Path) -> Iterator[Server]:
+def running_server(binaries: Path, *, durable: bool = False) -> Iterator[Server]:
     """Start a fresh cluster; stop it and remove its folder at the end."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
@@ -91,8 +93,10 @@ def running_server(binaries: Path) -> Iterator[Server]:
     server = Server(binaries, data, _free_port(), user)
     settings = (
         f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories=''"
-        " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        " -c max_connections=200"
     )
+    if not durable:
+        settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     try:
         started = server.pg_ctl(
             "start",
