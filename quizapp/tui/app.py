@@ -38,7 +38,7 @@ class AppOptions:
     db_path: Path | None = None  # None: no review history (tests, previews)
     settings: Settings | None = None  # None: the defaults
     config_path: Path | None = None  # where a setting changed on screen is saved; None: nowhere
-    start: str = "home"  # home; drill or exam: go straight there
+    start: str = "home"  # home; drill, traps (the trap drill) or exam: go straight there
     exam: dict[str, object] = field(default_factory=dict)  # start_exam's arguments
     device: str = "auto"
     theme: str | None = None
@@ -118,9 +118,11 @@ class QuizApp(App[None]):
         )
         self.history_writes.start()
         self._start_watching()
-        if self.options.start == "drill":
+        if self.options.start in ("drill", "traps"):
             # A drill is built from the history: without one there is nothing to drill.
-            self.history_writes.when_open(self.start_drill, lambda: self.exit(return_code=1))
+            from quizapp.tui.trap_drill import opening_drill
+
+            self.history_writes.when_open(opening_drill(self), lambda: self.exit(return_code=1))
         if self.options.warm_up:
             self.run_worker(self.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")
 
@@ -512,6 +514,13 @@ class QuizApp(App[None]):
 
         yield from device_commands(self, self.lab)
         yield SystemCommand("Drill", "Today's spaced-repetition drill", self.start_drill)
+        from quizapp.tui.trap_drill import start_trap_drill
+
+        yield SystemCommand(
+            "Drill my traps",
+            "The questions whose traps you fell for",
+            partial(start_trap_drill, self),
+        )
         yield SystemCommand("Exam", "A timed 20-question mock exam", self.start_exam)
         yield SystemCommand(
             "Suspended cards", "Bring suspended cards back into sessions", self.action_suspended
