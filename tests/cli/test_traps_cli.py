@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import load_bank
-from quizapp.bank.grading import ChoiceAnswer, grade
-from quizapp.srs.fit_store import FitRecord, save_fit
-from quizapp.srs.scheduling import Rating, make_scheduler
+from quizapp.bank.grading import ChoiceAnswer
+from quizapp.srs.fit_store import save_fit
+from quizapp.srs.scheduling import make_scheduler
 from quizapp.srs.store import ReviewStore
+from tests.srs.readiness_helpers import answer_given
+from tests.srs.test_fit_store import fit_record
 
 HOSTILE_DECK = """\
 format: 1
@@ -55,19 +57,7 @@ def record(db: Path, bank_dir: Path, picks: list[int]) -> None:
     question = load_bank([bank_dir]).questions["h-single"]
     with ReviewStore.open(db) as store:
         for i, pick in enumerate(picks):
-            result = grade(question, ChoiceAnswer(frozenset({pick})))
-            store.record_answer(
-                question_id=question.id,
-                deck_id=question.deck_id,
-                topic=question.topic,
-                rating=Rating.Good if result.correct else Rating.Again,
-                correct=result.correct,
-                when=T0 + timedelta(hours=i),
-                duration_ms=4000,
-                kind="drill",
-                scheduler=make_scheduler(fuzz=False),
-                response=result.response,
-            )
+            answer_given(store, question, ChoiceAnswer(frozenset({pick})), T0 + timedelta(hours=i))
 
 
 def stats(run_cli, bank_dir: Path, db: Path, *extra: str):
@@ -109,19 +99,7 @@ def test_forecast_names_the_parameters_it_used(run_cli, setup) -> None:
     assert plain.returncode == 0, plain.stderr
     assert "Memory model: py-fsrs's default FSRS parameters." in plain.stdout
     with ReviewStore.open(db) as store:
-        fit_id = save_fit(
-            store,
-            FitRecord(
-                fitted_at=T0,
-                parameters=tuple(make_scheduler().parameters),
-                reviews=900,
-                held_out=200,
-                log_loss_before=0.5,
-                log_loss_after=0.45,
-                in_use=True,
-                detail={},
-            ),
-        )
+        fit_id = save_fit(store, fit_record(make_scheduler().parameters, when=T0))
     fitted = run_cli(*forecast)
     assert "Memory model: FSRS parameters fitted to your history on 2026-12-01." in fitted.stdout
     data = json.loads(run_cli(*forecast, "--json").stdout)

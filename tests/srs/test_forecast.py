@@ -126,24 +126,13 @@ def test_the_time_a_card_takes() -> None:
 
 
 def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
-    from quizapp.srs.fit_store import FitRecord, save_fit
+    from quizapp.srs.fit_store import save_fit
+    from tests.srs.test_fit_store import fit_record
 
     store, decks = history
     fitted = list(DEFAULT_PARAMETERS)
     fitted[20] = 0.5  # a steeper forgetting curve than the defaults' decay
-    fit_id = save_fit(
-        store,
-        FitRecord(
-            fitted_at=T0 + timedelta(days=1, hours=3),
-            parameters=tuple(fitted),
-            reviews=900,
-            held_out=200,
-            log_loss_before=0.5,
-            log_loss_after=0.45,
-            in_use=True,
-            detail={},
-        ),
-    )
+    fit_id = save_fit(store, fit_record(fitted, when=T0 + timedelta(days=1, hours=3)))
     now = T0 + timedelta(days=10)
     report = assess(store, decks, Settings(), now, exam_questions=2)
     factor = 0.9 ** (-1 / 0.5) - 1

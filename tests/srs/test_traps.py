@@ -14,12 +14,12 @@ from quizapp.bank.grading import (
     NumericAnswerText,
     OrderingAnswer,
     TrueFalseAnswer,
-    grade,
 )
-from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
 from quizapp.srs.traps import trap_question_ids, your_traps
 from tests.conftest import CORPUS
+from tests.srs.readiness_helpers import answer as plain_answer
+from tests.srs.readiness_helpers import answer_given
 
 T0 = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 DECK, _ = load_file(CORPUS / "good" / "every_type.yaml")
@@ -34,20 +34,7 @@ def store(tmp_path: Path):
 
 
 def answer(store: ReviewStore, qid: str, given: Answer, when: datetime, kind: str = "drill"):
-    question = QUESTIONS[qid]
-    result = grade(question, given)
-    store.record_answer(
-        question_id=qid,
-        deck_id=question.deck_id,
-        topic=question.topic,
-        rating=Rating.Good if result.correct else Rating.Again,
-        correct=result.correct,
-        when=when,
-        duration_ms=5000,
-        kind=kind,
-        scheduler=make_scheduler(fuzz=False),
-        response=result.response,
-    )
+    answer_given(store, QUESTIONS[qid], given, when, kind)
 
 
 def test_the_traps_picked_most_come_first_with_their_why(store: ReviewStore) -> None:
@@ -121,16 +108,6 @@ def test_a_wrong_answer_that_is_no_known_trap_is_not_one(store: ReviewStore) -> 
     answer(store, "t-numeric", NumericAnswerText("7"), T0)
     answer(store, "t-order", OrderingAnswer((1, 0, 2)), T0)
     # Answers from before responses were kept: wrong, but what was picked is unknown.
-    store.record_answer(
-        question_id="t-single",
-        deck_id="every-type",
-        topic="testing",
-        rating=Rating.Again,
-        correct=False,
-        when=T0,
-        duration_ms=1000,
-        kind="drill",
-        scheduler=make_scheduler(fuzz=False),
-    )
+    plain_answer(store, QUESTIONS["t-single"], T0, right=False)
     assert your_traps(store, QUESTIONS) == []
     assert trap_question_ids(store, QUESTIONS) == []

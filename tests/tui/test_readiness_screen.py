@@ -181,25 +181,14 @@ def test_the_drill_asks_todays_plan(db: Path) -> None:
 def test_the_screen_names_the_fitted_parameters_it_predicts_with(
     db: Path, default_parameters: bool
 ) -> None:
-    from quizapp.srs.fit_store import FitRecord, save_fit
+    from quizapp.srs.fit_store import save_fit
+    from tests.srs.test_fit_store import fit_record
 
     fitted = list(make_scheduler().parameters)
     fitted[20] = 0.5  # forgets faster than the defaults: a lower prediction
     fitted_at = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
     with ReviewStore.open(db) as store:
-        save_fit(
-            store,
-            FitRecord(
-                fitted_at=fitted_at,
-                parameters=tuple(fitted),
-                reviews=900,
-                held_out=200,
-                log_loss_before=0.5,
-                log_loss_after=0.45,
-                in_use=True,
-                detail={},
-            ),
-        )
+        save_fit(store, fit_record(fitted, when=fitted_at))
     options = AppOptions(
         db_path=db,
         device="cpu",

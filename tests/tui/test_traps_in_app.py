@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizapp.bank import load_bank
-from quizapp.bank.grading import ChoiceAnswer, TrueFalseAnswer, grade
+from quizapp.bank.grading import ChoiceAnswer, TrueFalseAnswer
 from quizapp.bank.model import (
     ChoiceQuestion,
     Flashcard,
@@ -19,7 +19,7 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.bank.session import QuizSession, SessionOptions
-from quizapp.srs.scheduling import Rating, make_scheduler, utc_now
+from quizapp.srs.scheduling import utc_now
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
@@ -27,6 +27,7 @@ from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.screens.stats import StatsScreen
 from quizapp.tui.trap_drill import NO_TRAPS_YET
 from tests.conftest import CORPUS
+from tests.srs.readiness_helpers import answer_given
 from tests.tui.test_history_in_app import saved
 from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
 
@@ -86,20 +87,12 @@ def test_shuffled_answers_are_stored_in_the_banks_order(tmp_path: Path) -> None:
 
 def history_with_a_trap(db: Path) -> None:
     """t-single answered with its wrong option yesterday."""
-    question = BANK.questions["t-single"]
-    result = grade(question, ChoiceAnswer(frozenset({1})))
     with ReviewStore.open(db) as store:
-        store.record_answer(
-            question_id=question.id,
-            deck_id=question.deck_id,
-            topic=question.topic,
-            rating=Rating.Again,
-            correct=False,
-            when=utc_now() - timedelta(days=1),
-            duration_ms=4000,
-            kind="drill",
-            scheduler=make_scheduler(fuzz=False),
-            response=result.response,
+        answer_given(
+            store,
+            BANK.questions["t-single"],
+            ChoiceAnswer(frozenset({1})),
+            utc_now() - timedelta(days=1),
         )
 
 
@@ -107,19 +100,7 @@ def test_the_stats_screen_lists_the_traps_at_80_columns(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
     history_with_a_trap(db)
     with ReviewStore.open(db) as store:  # the tf trap too
-        tf = BANK.questions["t-tf"]
-        store.record_answer(
-            question_id=tf.id,
-            deck_id=tf.deck_id,
-            topic=tf.topic,
-            rating=Rating.Again,
-            correct=False,
-            when=utc_now(),
-            duration_ms=4000,
-            kind="quiz",
-            scheduler=make_scheduler(fuzz=False),
-            response=grade(tf, TrueFalseAnswer(True)).response,
-        )
+        answer_given(store, BANK.questions["t-tf"], TrueFalseAnswer(True), utc_now(), "quiz")
     app = QuizApp(BANK, AppOptions(db_path=db, device="cpu", warm_up=False))
 
     async def scenario(pilot: Pilot) -> None:
