@@ -191,6 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="today's spaced-repetition drill",
         description="Open the app on today's drill: due cards first, then new ones up to the daily limit.",
     )
+    drill.add_argument(
+        "--traps",
+        action="store_true",
+        help="the trap drill: the questions whose traps you fell for, until each is answered "
+        "right on two separate days",
+    )
     add_app_options(drill, on_subcommand=True)
     add_exam_date_options(drill, on_subcommand=True)
     add_scheduling_options(drill, on_subcommand=True)
@@ -250,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "compute":
             return _compute(args, parser)
         if args.command == "drill":
-            return _run_app(args, start="drill")
+            return _run_app(args, start="traps" if args.traps else "drill")
         if args.command == "stats":
             return _stats(args)
         if args.command == "forecast":

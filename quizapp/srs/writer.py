@@ -18,7 +18,7 @@ import dataclasses
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -81,6 +81,7 @@ class AnswerWrite:
     duration_ms: int | None
     kind: str
     scheduler: Scheduler
+    response: Mapping[str, object] | None = None  # what was answered (bank/responses.py)
 
     def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         if ticket.attempts:
@@ -106,6 +107,7 @@ class AnswerWrite:
             duration_ms=self.duration_ms,
             kind=self.kind,
             scheduler=self.scheduler,
+            response=self.response,
         )
         ticket.review_id = store.last_review_id
 

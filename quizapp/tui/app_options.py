@@ -17,7 +17,7 @@ class AppOptions:
     db_path: HistoryLocation | StudentToAsk | None = None  # None: no history (tests, previews)
     settings: Settings | None = None  # None: the defaults
     config_path: Path | None = None  # where a setting changed on screen is saved; None: nowhere
-    start: str = "home"  # home; drill or exam: go straight there
+    start: str = "home"  # home; drill, traps (the trap drill) or exam: go straight there
     exam: dict[str, object] = field(default_factory=dict)  # start_exam's arguments
     device: str = "auto"
     theme: str | None = None

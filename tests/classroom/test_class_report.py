@@ -41,9 +41,8 @@ def record(store: ReviewStore, question, right: bool, minutes: float) -> None:
 
 
 def add_response_column(path: Path, responses: dict[int, str]) -> None:
-    """Make the history look like schema step 3's: a `response` column, JSON per review id."""
+    """Write a JSON text per review id into schema step 3's `response` column."""
     with sqlite3.connect(path) as connection:
-        connection.execute("ALTER TABLE reviews ADD COLUMN response TEXT")
         for review_id, text in responses.items():
             connection.execute("UPDATE reviews SET response = ? WHERE id = ?", (text, review_id))
     connection.close()

@@ -20,6 +20,7 @@ from quizapp.tui.screens.class_report import open_class_report
 from quizapp.tui.screens.fit import open_fit_screen
 from quizapp.tui.screens.lab import open_lab
 from quizapp.tui.screens.readiness import ask_exam_date, open_readiness
+from quizapp.tui.trap_drill import start_trap_drill
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class PaletteCommand:
 # The palette shows its entries sorted by title, so where a line goes here does not matter.
 COMMANDS: tuple[PaletteCommand, ...] = (
     PaletteCommand("Drill", "Today's spaced-repetition drill", lambda app: app.start_drill()),
+    PaletteCommand("Drill my traps", "The questions whose traps you fell for", start_trap_drill),
     PaletteCommand("Exam", "A timed 20-question mock exam", lambda app: app.start_exam()),
     PaletteCommand(
         "Suspended cards",

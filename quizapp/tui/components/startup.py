@@ -42,8 +42,10 @@ def after_first_frame_out(app: QuizApp) -> None:
     log_startup(app, app.startup_seconds or 0.0, app.first_frame_seconds, "torch" in sys.modules)
     app.history_writes.start()
     start_watching(app)
-    if app.options.start == "drill":
+    if app.options.start in ("drill", "traps"):
         # A drill is built from the history: without one there is nothing to drill.
-        app.history_writes.when_open(app.start_drill, lambda: app.exit(return_code=1))
+        from quizapp.tui.trap_drill import opening_drill
+
+        app.history_writes.when_open(opening_drill(app), lambda: app.exit(return_code=1))
     if app.options.warm_up:
         app.run_worker(app.lab.warm_up, thread=True, name="torch warm-up", group="warm-up")

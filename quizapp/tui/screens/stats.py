@@ -23,6 +23,7 @@ from quizapp.experiments.result import Series
 from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
+from quizapp.tui.widgets.traps_view import traps_section
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -192,6 +193,8 @@ class StatsScreen(Screen[None]):
                 )
             else:
                 yield Static("No questions and no answers yet.", classes="stats-note")
+
+            yield from traps_section(stats.traps)
 
             yield Label("Exams", classes="pane-title")
             if stats.exams:
