@@ -32,7 +32,7 @@ SIZE = (80, 24)
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """t-single answered wrong (option B chosen), t-tf right, with the response column."""
+    """t-single answered wrong (option B chosen), t-tf right, with their responses."""
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     path = tmp_path / "history.sqlite3"
     when = datetime.now(UTC) - timedelta(days=2)
@@ -40,7 +40,6 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         for qid, right in (("t-single", False), ("t-tf", True)):
             answer(store, BANK.questions[qid], when, right)
     with sqlite3.connect(path) as connection:
-        connection.execute("ALTER TABLE reviews ADD COLUMN response TEXT")
         connection.execute("UPDATE reviews SET response = '{\"chosen\": [1]}' WHERE id = 1")
         connection.execute("UPDATE reviews SET response = '{\"chosen\": false}' WHERE id = 2")
     connection.close()
