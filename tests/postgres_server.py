@@ -32,6 +32,10 @@ class Server:
     data: Path
     port: int
     user: str  # the superuser: the instructor in the tests
+    log: Path | None = None
+    # Off for speed; on where a test crashes the server: a commit it acknowledged must survive
+    # `pg_ctl stop -m immediate` (fsync stays off: the machine itself does not crash).
+    synchronous_commit: bool = False
 
     def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
         query = "&".join(f"{k}={v}" for k, v in options.items())
@@ -41,6 +45,27 @@ class Server:
 
     def pg_ctl(self, *args: str) -> subprocess.CompletedProcess[str]:
         return _run(self.bin / "pg_ctl", "-D", str(self.data), *args)
+
+    def start(self) -> None:
+        """Start (again) on the same data folder and port, and wait until it takes connections."""
+        settings = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories=''"
+            " -c fsync=off -c full_page_writes=off -c max_connections=200"
+            f" -c synchronous_commit={'on' if self.synchronous_commit else 'off'}"
+        )
+        log = ["-l", str(self.log)] if self.log else []
+        started = self.pg_ctl("start", "-w", "-t", str(READY_TIMEOUT_S), "-o", settings, *log)
+        if started.returncode:
+            tail = self.log.read_text(errors="replace")[-2000:] if self.log else ""
+            raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()} {tail}")
+        wait_until_ready(self)
+
+    def stop_immediately(self) -> None:
+        """`pg_ctl stop -m immediate`: the server goes away at once, as in a crash (its
+        connections are cut without a goodbye; committed work survives in the WAL)."""
+        stopped = self.pg_ctl("stop", "-m", "immediate", "-w")
+        if stopped.returncode:
+            raise RuntimeError(f"pg_ctl stop failed: {stopped.stderr.strip()}")
 
 
 def server_binaries() -> Path | None:
@@ -75,7 +100,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(binaries: Path) -> Iterator[Server]:
+def running_server(binaries: Path, *, synchronous_commit: bool = False) -> Iterator[Server]:
     """Start a fresh cluster; stop it and remove its folder at the end."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
@@ -88,26 +113,9 @@ def running_server(binaries: Path) -> Iterator[Server]:
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
-    server = Server(binaries, data, _free_port(), user)
-    settings = (
-        f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories=''"
-        " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-    )
+    server = Server(binaries, data, _free_port(), user, folder / "server.log", synchronous_commit)
     try:
-        started = server.pg_ctl(
-            "start",
-            "-w",
-            "-t",
-            str(READY_TIMEOUT_S),
-            "-o",
-            settings,
-            "-l",
-            str(folder / "server.log"),
-        )
-        if started.returncode:
-            log = (folder / "server.log").read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()} {log}")
-        wait_until_ready(server)
+        server.start()
         yield server
     finally:
         server.pg_ctl("stop", "-m", "fast", "-w")
