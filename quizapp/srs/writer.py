@@ -52,7 +52,7 @@ class WriterStatus:
     failure: str | None = None  # why the history could not be opened
     notice: str | None = None  # ReviewStore.notice: a file moved aside on opening
     kept: int = 0  # pending writes kept in the outbox on this machine (PostgreSQL only)
-    sent_from_outbox: int = 0  # writes sent after being kept there, since the writer started
+    sent_from_outbox: int = 0  # answers sent after being kept there, since the writer started
     outbox_error: str | None = None  # why the outbox could not be written, if it could not
 
 
@@ -430,7 +430,7 @@ class HistoryWriter:
                 if error is None:
                     self._queue.popleft()
                     ticket.saved = True
-                    if ticket.kept is not None:
+                    if ticket.kept is not None and isinstance(ticket.write, AnswerWrite):
                         self._sent_from_outbox += 1
                     self._last_error = None
                     delay, failures = self._first_retry, 0

@@ -38,6 +38,7 @@ from quizapp.srs.writer import (
     WriterClosed,
     WriterStatus,
 )
+from quizapp.tui.class_store import LastKnownCards, away_note, kept_line, quit_note, sent_note
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -115,6 +116,9 @@ class HistoryService:
         self._when_failed: list[Callable[[], None]] = []
         self._recheck_timer_set = False
         self._asking_student = False
+        self._last_known = LastKnownCards()  # for drilling while a PostgreSQL server is away
+        self._sent_reported = 0
+        self._told_away = False  # said once an outage that the server cannot be read
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -135,7 +139,12 @@ class HistoryService:
 
             return open_writer(path)
 
-        self.writer = HistoryWriter(open_store, self._from_writer)
+        outbox = None
+        if isinstance(path, PostgresLocation):
+            from quizapp.srs.outbox import outbox_path
+
+            outbox = outbox_path(path)
+        self.writer = HistoryWriter(open_store, self._from_writer, outbox_path=outbox)
         self.writer.start()
 
     def _ask_student(self, where: StudentToAsk) -> None:
@@ -200,6 +209,8 @@ class HistoryService:
                 f"the review history could not be opened: {self.failure}; nothing was saved"
             )
         if self.unsaved_at_exit and self.writer is not None:
+            if self.writer.status().kept:
+                return [*lines, quit_note(self.writer.status())]
             last = self.writer.last_cause() or "unknown error"
             left = self.writer.pending_writes()
             what = _what(len(left), sum(isinstance(w, AnswerWrite) for w in left))
@@ -227,6 +238,7 @@ class HistoryService:
         elif status.state == "failed" and self.failure is None:
             self._failed(status.failure or "unknown error")
         self._report_undos()
+        self._report_sent(status)
         self._show_status()
         if status.pending != before.pending and self.reader is not None:
             # An answer queued or saved: the due and new counts move at once.
@@ -243,6 +255,9 @@ class HistoryService:
             self._failed(str(exc))
             return
         self.reload_parameters()
+        reader = self.reader
+        rows = self.read(reader.card_rows, "the cards") if self._outbox_in_use() else None
+        self._last_known.remember_rows(rows or [])
         if status.notice:
             # Every time a file is moved aside, the user is told where it went.
             self.app.notify(
@@ -276,11 +291,36 @@ class HistoryService:
         for otherwise in callbacks:
             otherwise()
 
+    def _outbox_in_use(self) -> bool:
+        return isinstance(self.path, PostgresLocation)
+
+    def _server_away(self) -> bool:
+        """A PostgreSQL history whose writes fail or are kept on this machine."""
+        if not self._outbox_in_use() or self.writer is None:
+            return False
+        status = self.writer.status()
+        return bool(status.kept) or (status.pending > 0 and status.last_error is not None)
+
+    def _report_sent(self, status: WriterStatus) -> None:
+        """Once what was kept on this machine has all reached the server, say so."""
+        if not status.pending and status.last_error is None:
+            self._told_away = False
+        if status.kept or status.sent_from_outbox == self._sent_reported:
+            return
+        answers, self._sent_reported = (
+            status.sent_from_outbox - self._sent_reported,
+            status.sent_from_outbox,
+        )
+        self.app.notify(sent_note(answers), title="Review history", timeout=8, markup=False)
+
     def status_line(self) -> str:
         """What the status bar says: empty while nothing has waited long or failed."""
         status = self._status
         if not status.pending:
             return ""
+        kept = kept_line(status)
+        if kept is not None:
+            return kept
         waited = time.monotonic() - (status.waiting_since or time.monotonic())
         if status.last_error is None and waited < QUIET_SECONDS:
             if not self._recheck_timer_set:
@@ -310,6 +350,8 @@ class HistoryService:
         status = self._status
         if not status.pending:
             return ""
+        if status.kept:
+            return quit_note(status)
         what = _what(status.pending, status.pending_answers)
         why = f" ({status.last_error})" if status.last_error else ""
         return (
@@ -337,8 +379,38 @@ class HistoryService:
         try:
             return reading()
         except read_errors() as exc:
+            if self._server_away():
+                return None  # the status bar says so already; drills go on from what we know
+            if self._outbox_in_use():
+                if self._reconnected():
+                    return self.read(reading, what)
+                self._tell_away(cause(exc))
+                return None
             self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
             return None
+
+    def _tell_away(self, why: str) -> None:
+        """Once an outage: the server cannot be read. What is answered is kept meanwhile."""
+        if self._told_away:
+            return
+        self._told_away = True
+        self.app.notify(
+            away_note(why), title="Review history", severity="warning", timeout=10, markup=False
+        )
+
+    def _reconnected(self) -> bool:
+        """The PostgreSQL reader's connection was cut (the server restarted): connect again
+        once the writer reaches the server. False if that fails too."""
+        from quizapp.srs.history_file import HistoryError
+
+        reader = self.reader
+        if reader is None or not getattr(getattr(reader, "connection", None), "closed", False):
+            return False
+        try:
+            reader.reopen()
+        except HistoryError:
+            return False
+        return True
 
     def _error(self, message: str, timeout: float) -> None:
         # Literal text: paths and SQLite's messages may hold brackets.
@@ -397,7 +469,8 @@ class HistoryService:
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
         view = self.view()
-        before = None if view is None else self.read(lambda: view.card(question.id), "the card")
+        read = None if view is None else self.read(lambda: (view.card(question.id),), "the card")
+        before = read[0] if read is not None else self._last_known.card(question.id)
         scheduled = _schedule(
             Scheduled(
                 question_id=question.id,
@@ -427,6 +500,7 @@ class HistoryService:
         )
         if ticket is not None:
             self._answers.append(ticket)
+        self._last_known.answered(question.id, scheduled.after)
         return replace(scheduled, ticket=ticket, saved=ticket is not None)
 
     def rerate(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
@@ -438,7 +512,9 @@ class HistoryService:
             except WriterClosed:
                 return scheduled
             self._refresh()
-        return _schedule(replace(scheduled, rating=rating))
+        rescheduled = _schedule(replace(scheduled, rating=rating))
+        self._last_known.answered(scheduled.question_id, rescheduled.after)
+        return rescheduled
 
     def undo_answer(self) -> bool:
         """Take this app's latest answer back. False if there was none to take back."""
@@ -447,6 +523,7 @@ class HistoryService:
         if not self._answers:
             return False
         ticket = self._answers.pop()
+        self._last_known.forget(ticket.write.question_id)  # type: ignore[attr-defined]
         try:
             undo = self.writer.withdraw(ticket)
         except WriterClosed:
