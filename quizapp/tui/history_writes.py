@@ -119,6 +119,7 @@ class HistoryService:
         self._last_known = LastKnownCards()  # for drilling while a PostgreSQL server is away
         self._sent_reported = 0
         self._told_away = False  # said once an outage that the server cannot be read
+        self._closing = False
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -190,6 +191,7 @@ class HistoryService:
             self.unsaved_at_exit = self.writer.close(UNMOUNT_FLUSH_SECONDS)
 
     def _close_reader(self) -> None:
+        self._closing = True
         # First: the writer's connection, closing last, checkpoints and removes the -wal (a
         # read-only connection closing last cannot).
         if self.reader is not None:
@@ -234,7 +236,8 @@ class HistoryService:
         before, status = self._status, self.writer.status()
         self._status = status
         if status.state == "open" and self.reader is None and self.failure is None:
-            self._opened(status)
+            if not self._closing:  # the reader goes first when closing: not opened again
+                self._opened(status)
         elif status.state == "failed" and self.failure is None:
             self._failed(status.failure or "unknown error")
         self._report_undos()
