@@ -255,3 +255,28 @@ def test_answers_kept_when_the_app_quits_during_the_outage_are_sent_at_the_next_
     assert third.status().sent_from_outbox == 2
     assert reviews(location.url, "ada") == expected_rows(sent)
     assert cards(location.url, "ada") == online
+
+
+def test_an_undo_and_a_new_rating_given_during_the_outage_survive_a_restart(
+    stoppable_postgres, location: PostgresLocation, start_writer
+) -> None:
+    first = start_writer()
+    online = first.submit(SESSION[0])
+    wait_until(lambda: first.status().state == "open" and not first.status().pending, "online")
+    stoppable_postgres.stop_immediately()
+    first.withdraw(online)  # saved before the outage: an undo of it waits
+    first.submit(SESSION[1])  # the head that fails
+    waiting = first.submit(SESSION[3])  # untried behind it: rerated where it waits
+    wait_until(lambda: first.status().kept == 3, "the undo and two answers kept")
+    first.rerate(waiting, Rating.Easy, SCHEDULER)
+    assert first.close(0.2) == 3
+
+    stoppable_postgres.start()
+    second = start_writer()
+    wait_until(lambda: second.status().state == "open" and not second.status().pending, "sent")
+    with psycopg.connect(location.url, autocommit=True) as db:
+        stored = db.execute(
+            "SELECT question_id, rating FROM reviews WHERE student = 'ada' ORDER BY id"
+        ).fetchall()
+    assert stored == [("q2", int(Rating.Good)), ("q3", int(Rating.Easy))]
+    assert set(cards(location.url, "ada")) == {"q2", "q3"}  # q1's card went with its answer
