@@ -75,18 +75,24 @@ def answered_online(url: str, writes: list[AnswerWrite]) -> dict[str, str]:
     """The cards as the same answers give them, sent straight to a server that stays up."""
     with open_writer(PostgresLocation(url, "online")) as store:
         for write in writes:
-            store.record_answer(
-                question_id=write.question_id,
-                deck_id=write.deck_id,
-                topic=write.topic,
-                rating=write.rating,
-                correct=write.correct,
-                when=write.when,
-                duration_ms=write.duration_ms,
-                kind=write.kind,
-                scheduler=write.scheduler,
-            )
+            record(store, write)
     return cards(url, "online")
+
+
+def record(store, write: AnswerWrite, **extra: object) -> None:
+    """`write` straight to the store, as one call."""
+    store.record_answer(
+        question_id=write.question_id,
+        deck_id=write.deck_id,
+        topic=write.topic,
+        rating=write.rating,
+        correct=write.correct,
+        when=write.when,
+        duration_ms=write.duration_ms,
+        kind=write.kind,
+        scheduler=write.scheduler,
+        **extra,
+    )
 
 
 def expected_rows(writes: list[AnswerWrite]) -> list[tuple[str, int | None]]:
@@ -202,18 +208,7 @@ def test_the_same_answer_id_twice_is_one_review_and_one_step_of_its_card(
     with open_writer(location) as store:
         review_ids = []
         for _ in range(2):
-            store.record_answer(  # type: ignore[call-arg]
-                question_id=write.question_id,
-                deck_id=write.deck_id,
-                topic=write.topic,
-                rating=write.rating,
-                correct=write.correct,
-                when=write.when,
-                duration_ms=write.duration_ms,
-                kind=write.kind,
-                scheduler=write.scheduler,
-                answer_id="0b7c1e0e-3a53-4f43-9f0e-5d1c2b1a0a01",
-            )
+            record(store, write, answer_id="0b7c1e0e-3a53-4f43-9f0e-5d1c2b1a0a01")
             review_ids.append(store.last_review_id)
         assert review_ids[0] is not None and review_ids[1] == review_ids[0]
     assert reviews(location.url, "ada") == expected_rows([write])
