@@ -214,6 +214,7 @@ class HistoryWriter:
         self._forget: list[int] = []  # outbox places of writes dropped since
         self._sent_from_outbox = 0
         self._outbox_error: str | None = None
+        self._outbox_unusable = False  # found damaged at opening: writes wait in memory only
         self._thread = threading.Thread(target=self._run, name="history writer", daemon=True)
 
     # -- the caller's side -------------------------------------------------------------------
@@ -473,8 +474,12 @@ class HistoryWriter:
         try:
             self._outbox = Outbox(path)
             kept = self._outbox.entries()
-        except Exception as exc:  # left as it is on the disk, to send another time
-            self._outbox_error = f"{path}: {exc}"
+        except Exception as exc:  # unreadable: left as it is on the disk, and not used
+            self._outbox_error = f"{path} cannot be read: {exc}"
+            self._outbox_unusable = True
+            if self._outbox is not None:
+                self._outbox.close()
+                self._outbox = None
             return
         # Tried before: a retry looks before writing again (and answers carry their id).
         tickets = [Ticket(write, attempts=1, kept=seq, kept_write=write) for seq, write in kept]
@@ -486,6 +491,8 @@ class HistoryWriter:
         or taken back, add what came in, rewrite what was rerated while waiting."""
         from quizapp.srs.outbox import Outbox
 
+        if self._outbox_unusable:
+            return
         try:
             if self._outbox is None:
                 assert self._outbox_path is not None

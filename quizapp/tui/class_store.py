@@ -33,9 +33,16 @@ def _what(status: WriterStatus) -> str:
 
 
 def kept_line(status: WriterStatus) -> str | None:
-    """The status bar's line while writes are kept on this machine; None when none are."""
+    """The status bar's line while writes are kept on this machine, or cannot be; None when
+    neither."""
     if not status.kept:
-        return None
+        if not status.outbox_error:
+            return None
+        why = f" — retrying ({status.last_error})" if status.last_error else ""
+        return (
+            f"{_what(status)} not saved to {CLASS_STORE} yet{why}; they cannot be kept on this "
+            f"machine: {status.outbox_error}"
+        )
     why = f"; retrying ({status.last_error})" if status.last_error else "; sending…"
     trouble = (
         f" — and the outbox cannot be written: {status.outbox_error}" if status.outbox_error else ""

@@ -242,6 +242,8 @@ class HistoryService:
             self._failed(status.failure or "unknown error")
         self._report_undos()
         self._report_sent(status)
+        if status.outbox_error and status.outbox_error != before.outbox_error:
+            self._error(f"The outbox on this machine: {status.outbox_error}", timeout=20)
         self._show_status()
         if status.pending != before.pending and self.reader is not None:
             # An answer queued or saved: the due and new counts move at once.

@@ -275,3 +275,18 @@ def test_an_undo_and_a_new_rating_given_during_the_outage_survive_a_restart(
         ).fetchall()
     assert stored == [("q2", int(Rating.Good)), ("q3", int(Rating.Easy))]
     assert set(cards(location.url, "ada")) == {"q2", "q3"}  # q1's card went with its answer
+
+
+def test_a_damaged_outbox_is_left_as_it_is_and_said(
+    location: PostgresLocation, start_writer, tmp_path: Path
+) -> None:
+    path = outbox_path(location, tmp_path / "outbox")
+    path.parent.mkdir(parents=True)
+    damaged = b"SQLite format 3\x00" + b"\xff" * 4080
+    path.write_bytes(damaged)
+    writer = start_writer()
+    writer.submit(SESSION[0])
+    wait_until(lambda: writer.status().state == "open" and not writer.status().pending, "saved")
+    assert str(path) in (writer.status().outbox_error or "")
+    assert path.read_bytes() == damaged  # never replaced: what it holds may still be recovered
+    assert reviews(location.url, "ada") == expected_rows(SESSION[:1])
