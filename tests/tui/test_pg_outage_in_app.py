@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from quizapp.bank.grading import Grade
 from quizapp.srs.history import PostgresLocation, open_writer
 from tests.tui.test_history_in_app import make_app, saved, start_drill
 from tests.tui.test_history_writes import notifications, status_bar
@@ -35,13 +36,23 @@ def test_answers_during_an_outage_are_kept_then_sent_and_the_student_is_told(
         screen = await start_drill(pilot, app)
         await answer(pilot, screen)
         await saved(pilot, app)
+        view = app.history_writes.view()
+        as_stored = view.card(given[0]).to_dict()  # type: ignore[union-attr]
 
         await asyncio.to_thread(stoppable_postgres.stop_immediately)
         await answer(pilot, screen)
         await answer(pilot, screen)
-        await wait_for(pilot, lambda: "kept on this machine, 2 waiting" in status_bar(app))
+        # The first question again, as a drill's relearning step would: scheduled from its card
+        # as the server last had it, though the server cannot be read now.
+        question = app.bank.questions[given[0]]
+        again = app.history_writes.record_answer(
+            question, Grade(True, "", ""), 5.0, "drill", app.settings
+        )
+        given.append(question.id)
+        assert again.before is not None and again.before.to_dict() == as_stored
+        await wait_for(pilot, lambda: "kept on this machine, 3 waiting" in status_bar(app))
         line = status_bar(app)
-        assert line.startswith("2 answers not saved to the class store")
+        assert line.startswith("3 answers not saved to the class store")
         # Said once, not an error for every read the drill makes.
         told = [m for m in notifications(app) if "cannot be reached" in m]
         assert len(told) <= 1 and not any(m.startswith("Reading") for m in notifications(app))
@@ -50,7 +61,7 @@ def test_answers_during_an_outage_are_kept_then_sent_and_the_student_is_told(
         await asyncio.to_thread(stoppable_postgres.start)
         await wait_for(pilot, lambda: app.history_writes.writer.status().pending == 0)
         await wait_for(pilot, lambda: status_bar(app) == "")
-        assert "2 answers kept on this machine reached the class store." in notifications(app)
+        assert "3 answers kept on this machine reached the class store." in notifications(app)
 
     drive(app, scenario)
     with open_writer(location) as store:
