@@ -5,7 +5,7 @@ The writer (quizapp/srs/writer.py) keeps what cannot be sent in the outbox on th
 
 - `kept_line` for the status bar: "2 answers not saved to the class store — kept on this
   machine, 2 waiting; retrying (…)";
-- `sent_note` once they have reached the server;
+- `Outage.sent` once they have reached the server, `Outage.away` once when a read fails;
 - `LastKnownCards`: the cards as the app last knew them (read when the history opened, then
   each answer's card as scheduled here), for scheduling while the server cannot be read. A drill
   in progress goes on with its queue; the feedback's "back in 3 days" comes from these cards, and
@@ -101,3 +101,49 @@ class LastKnownCards:
         from quizapp.srs.scheduling import Card
 
         return Card.from_dict(json.loads(found))
+
+
+class Outage:
+    """What the student has been told about the class store being away, and the cards as
+    last known, for one history."""
+
+    def __init__(self) -> None:
+        self.cards = LastKnownCards()
+        self._sent_reported = 0
+        self._told_away = False
+
+    @staticmethod
+    def server_away(status: WriterStatus) -> bool:
+        """Writes fail, or are kept on this machine."""
+        return bool(status.kept) or (status.pending > 0 and status.last_error is not None)
+
+    def sent(self, status: WriterStatus) -> str | None:
+        """The note once everything kept has reached the server (once), else None."""
+        if not status.pending and status.last_error is None:
+            self._told_away = False  # the outage is over: a new one is said again
+        if status.kept or status.sent_from_outbox == self._sent_reported:
+            return None
+        answers = status.sent_from_outbox - self._sent_reported
+        self._sent_reported = status.sent_from_outbox
+        return sent_note(answers)
+
+    def away(self, why: str) -> str | None:
+        """The note when the server cannot be read: once an outage, else None."""
+        if self._told_away:
+            return None
+        self._told_away = True
+        return away_note(why)
+
+
+def reconnect(reader: object) -> bool:
+    """A PostgreSQL reader whose connection the server cut (it restarted): connect again.
+    False when it was not cut, or connecting fails too."""
+    from quizapp.srs.history_file import HistoryError
+
+    if not getattr(getattr(reader, "connection", None), "closed", False):
+        return False
+    try:
+        reader.reopen()  # type: ignore[attr-defined]
+    except HistoryError:
+        return False
+    return True

@@ -38,7 +38,7 @@ from quizapp.srs.writer import (
     WriterClosed,
     WriterStatus,
 )
-from quizapp.tui.class_store import LastKnownCards, away_note, kept_line, quit_note, sent_note
+from quizapp.tui.class_store import Outage, kept_line, quit_note, reconnect
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -116,9 +116,7 @@ class HistoryService:
         self._when_failed: list[Callable[[], None]] = []
         self._recheck_timer_set = False
         self._asking_student = False
-        self._last_known = LastKnownCards()  # for drilling while a PostgreSQL server is away
-        self._sent_reported = 0
-        self._told_away = False  # said once an outage that the server cannot be read
+        self._outage = Outage()  # a PostgreSQL server away: what was said, the cards known
         self._closing = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -241,7 +239,9 @@ class HistoryService:
         elif status.state == "failed" and self.failure is None:
             self._failed(status.failure or "unknown error")
         self._report_undos()
-        self._report_sent(status)
+        sent = self._outage.sent(status)
+        if sent is not None:
+            self.app.notify(sent, title="Review history", timeout=8, markup=False)
         if status.outbox_error and status.outbox_error != before.outbox_error:
             self._error(f"The outbox on this machine: {status.outbox_error}", timeout=20)
         self._show_status()
@@ -262,7 +262,7 @@ class HistoryService:
         self.reload_parameters()
         reader = self.reader
         rows = self.read(reader.card_rows, "the cards") if self._outbox_in_use() else None
-        self._last_known.remember_rows(rows or [])
+        self._outage.cards.remember_rows(rows or [])
         if status.notice:
             # Every time a file is moved aside, the user is told where it went.
             self.app.notify(
@@ -303,20 +303,7 @@ class HistoryService:
         """A PostgreSQL history whose writes fail or are kept on this machine."""
         if not self._outbox_in_use() or self.writer is None:
             return False
-        status = self.writer.status()
-        return bool(status.kept) or (status.pending > 0 and status.last_error is not None)
-
-    def _report_sent(self, status: WriterStatus) -> None:
-        """Once what was kept on this machine has all reached the server, say so."""
-        if not status.pending and status.last_error is None:
-            self._told_away = False
-        if status.kept or status.sent_from_outbox == self._sent_reported:
-            return
-        answers, self._sent_reported = (
-            status.sent_from_outbox - self._sent_reported,
-            status.sent_from_outbox,
-        )
-        self.app.notify(sent_note(answers), title="Review history", timeout=8, markup=False)
+        return self._outage.server_away(self.writer.status())
 
     def status_line(self) -> str:
         """What the status bar says: empty while nothing has waited long or failed."""
@@ -387,35 +374,16 @@ class HistoryService:
             if self._server_away():
                 return None  # the status bar says so already; drills go on from what we know
             if self._outbox_in_use():
-                if self._reconnected():
+                if reconnect(self.reader):
                     return self.read(reading, what)
-                self._tell_away(cause(exc))
+                away = self._outage.away(cause(exc))
+                if away is not None:
+                    self.app.notify(
+                        away, title="Review history", severity="warning", timeout=10, markup=False
+                    )
                 return None
             self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
             return None
-
-    def _tell_away(self, why: str) -> None:
-        """Once an outage: the server cannot be read. What is answered is kept meanwhile."""
-        if self._told_away:
-            return
-        self._told_away = True
-        self.app.notify(
-            away_note(why), title="Review history", severity="warning", timeout=10, markup=False
-        )
-
-    def _reconnected(self) -> bool:
-        """The PostgreSQL reader's connection was cut (the server restarted): connect again
-        once the writer reaches the server. False if that fails too."""
-        from quizapp.srs.history_file import HistoryError
-
-        reader = self.reader
-        if reader is None or not getattr(getattr(reader, "connection", None), "closed", False):
-            return False
-        try:
-            reader.reopen()
-        except HistoryError:
-            return False
-        return True
 
     def _error(self, message: str, timeout: float) -> None:
         # Literal text: paths and SQLite's messages may hold brackets.
@@ -475,7 +443,7 @@ class HistoryService:
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
         view = self.view()
         read = None if view is None else self.read(lambda: (view.card(question.id),), "the card")
-        before = read[0] if read is not None else self._last_known.card(question.id)
+        before = read[0] if read is not None else self._outage.cards.card(question.id)
         scheduled = _schedule(
             Scheduled(
                 question_id=question.id,
@@ -505,7 +473,7 @@ class HistoryService:
         )
         if ticket is not None:
             self._answers.append(ticket)
-        self._last_known.answered(question.id, scheduled.after)
+        self._outage.cards.answered(question.id, scheduled.after)
         return replace(scheduled, ticket=ticket, saved=ticket is not None)
 
     def rerate(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
@@ -518,7 +486,7 @@ class HistoryService:
                 return scheduled
             self._refresh()
         rescheduled = _schedule(replace(scheduled, rating=rating))
-        self._last_known.answered(scheduled.question_id, rescheduled.after)
+        self._outage.cards.answered(scheduled.question_id, rescheduled.after)
         return rescheduled
 
     def undo_answer(self) -> bool:
@@ -528,7 +496,7 @@ class HistoryService:
         if not self._answers:
             return False
         ticket = self._answers.pop()
-        self._last_known.forget(ticket.write.question_id)  # type: ignore[attr-defined]
+        self._outage.cards.forget(ticket.write.question_id)  # type: ignore[attr-defined]
         try:
             undo = self.writer.withdraw(ticket)
         except WriterClosed:
