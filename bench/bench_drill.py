@@ -153,12 +153,13 @@ def build_history(path: Path, now: datetime) -> None:
         db.close()
 
 
-def build_bank() -> dict[str, Question]:
-    """100,000 light questions in 10 decks: the carded ones minus the removed, plus 5,000 new."""
+def build_bank(n_questions: int = N_QUESTIONS) -> dict[str, Question]:
+    """Light questions `deck{i % 10}-q{i}` in 10 decks. The default 100,000: the carded ones
+    minus the removed, plus 5,000 new."""
     locations = [Location(f"deck_{d}.yaml", 1, 1) for d in range(N_DECKS)]
     choices = (Choice("right", True, None), Choice("wrong", False, None))
     questions: dict[str, Question] = {}
-    for i in range(N_QUESTIONS):
+    for i in range(n_questions):
         deck = i % N_DECKS
         qid = f"deck{deck}-q{i}"
         common = dict(

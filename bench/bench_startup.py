@@ -7,6 +7,7 @@ event), so each timing covers interpreter start, imports, loading, and the first
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,11 +68,19 @@ BARE = textwrap.dedent(
 )
 
 
-_CACHE = tempfile.mkdtemp(prefix="quizapp-bench-cache-")
+_cache: list[str] = []  # made in setup, not on import: `run.py store` imports this file too
+
+
+def _setup() -> None:
+    _cache.append(tempfile.mkdtemp(prefix="quizapp-bench-cache-"))
+
+
+def _teardown() -> None:
+    shutil.rmtree(_cache.pop(), ignore_errors=True)
 
 
 def _run(code: str) -> None:
-    env = {**os.environ, "QUIZAPP_CACHE_DIR": _CACHE}
+    env = {**os.environ, "QUIZAPP_CACHE_DIR": _cache[-1]}
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, env=env)
 
 
@@ -84,5 +93,7 @@ BENCHMARKS = [
         baseline_label="a minimal Textual app: Header, DataTable, Input, Switch, Static, Footer",
         max_ratio=1.3,
         repeats=11,  # process start-up is noisy; more pairs give a steadier median
+        setup=_setup,
+        teardown=_teardown,
     )
 ]

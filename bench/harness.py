@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -29,6 +29,8 @@ class Benchmark:
     # True: candidate and baseline return their own timing in seconds (a spawned program timed
     # to an event, without the time it takes to end it afterwards).
     self_timed: bool = False
+    # More lines to print under the result (e.g. a 95th percentile, a throughput).
+    notes: Callable[[Result], list[str]] | None = None
 
 
 @dataclass
@@ -37,6 +39,8 @@ class Result:
     candidate_s: float
     baseline_s: float
     peak_mb: float | None = None
+    candidate_times: list[float] = field(default_factory=list)
+    baseline_times: list[float] = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -83,6 +87,20 @@ def measure(benchmark: Benchmark) -> Result:
                 elapsed = time.perf_counter() - start
                 times.append(float(timed) if benchmark.self_timed else elapsed)  # type: ignore[arg-type]
         peak = benchmark.peak_mb() if benchmark.peak_mb else None
-        return Result(benchmark, statistics.median(candidate), statistics.median(baseline), peak)
+        return Result(
+            benchmark,
+            statistics.median(candidate),
+            statistics.median(baseline),
+            peak,
+            candidate,
+            baseline,
+        )
     finally:
         benchmark.teardown()
+
+
+def percentile(times: list[float], share: float) -> float:
+    """The `share` quantile of the times (0.95: the 95th percentile), by linear interpolation."""
+    if len(times) < 2:
+        return times[0]
+    return statistics.quantiles(times, n=100, method="inclusive")[round(share * 100) - 1]

@@ -88,10 +88,11 @@ def pg_url(postgres_server, request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="session")
 def stoppable_postgres(postgres_server):
     """A second cluster of its own, for tests that stop it (`pg_ctl stop -m immediate`) and
-    start it again on the same port and data folder: the shared one never goes away."""
+    start it again on the same port and data folder: the shared one never goes away. Durable:
+    a commit it acknowledged must survive the stop."""
     from tests.postgres_server import running_server
 
-    with running_server(postgres_server.bin, synchronous_commit=True) as server:
+    with running_server(postgres_server.bin, durable=True) as server:
         import psycopg
 
         with psycopg.connect(server.url(), autocommit=True) as admin:

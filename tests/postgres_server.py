@@ -3,7 +3,10 @@
 PostgreSQL refuses to run as root, and CI here runs as root: then initdb and pg_ctl run as the
 `postgres` system user (`runuser -u postgres --`) on a temporary folder it owns. The server
 listens on a free loopback port only (no Unix socket), with trust authentication for
-127.0.0.1, and fsync off: a test cluster, thrown away at the end.
+127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
+PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
+(bench/bench_store.py), which compares commits that really reach the disk, and for the outage
+tests, whose acknowledged commits must survive `Server.stop_immediately()`.
 
 `QUIZAPP_PG_BIN` names the binaries' folder; otherwise the newest /usr/lib/postgresql/*/bin.
 Without them the PostgreSQL tests skip with one line, except under CI=true, where they fail.
@@ -33,9 +36,7 @@ class Server:
     port: int
     user: str  # the superuser: the instructor in the tests
     log: Path | None = None
-    # Off for speed; on where a test crashes the server: a commit it acknowledged must survive
-    # `pg_ctl stop -m immediate` (fsync stays off: the machine itself does not crash).
-    synchronous_commit: bool = False
+    durable: bool = False  # fsync and synchronous commits as a real server (bench, crash tests)
 
     def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
         query = "&".join(f"{k}={v}" for k, v in options.items())
@@ -50,9 +51,10 @@ class Server:
         """Start (again) on the same data folder and port, and wait until it takes connections."""
         settings = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories=''"
-            " -c fsync=off -c full_page_writes=off -c max_connections=200"
-            f" -c synchronous_commit={'on' if self.synchronous_commit else 'off'}"
+            " -c max_connections=200"
         )
+        if not self.durable:
+            settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         log = ["-l", str(self.log)] if self.log else []
         started = self.pg_ctl("start", "-w", "-t", str(READY_TIMEOUT_S), "-o", settings, *log)
         if started.returncode:
@@ -100,7 +102,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(binaries: Path, *, synchronous_commit: bool = False) -> Iterator[Server]:
+def running_server(binaries: Path, *, durable: bool = False) -> Iterator[Server]:
     """Start a fresh cluster; stop it and remove its folder at the end."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
@@ -113,7 +115,7 @@ def running_server(binaries: Path, *, synchronous_commit: bool = False) -> Itera
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
-    server = Server(binaries, data, _free_port(), user, folder / "server.log", synchronous_commit)
+    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable)
     try:
         server.start()
         yield server

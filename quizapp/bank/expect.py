@@ -15,10 +15,10 @@ from quizapp.bank.model import Claim
 from quizapp.bank.yaml12 import Node, ScalarNode
 
 if TYPE_CHECKING:
-    from quizapp.bank.validate import FileValidator
+    from quizapp.bank.validate_nodes import NodeReader
 
 
-def read_expect(validator: FileValidator, node: Node) -> tuple[Claim, ...] | None:
+def read_expect(validator: NodeReader, node: Node) -> tuple[Claim, ...] | None:
     """The claims of an `expect:` list, or None when any entry is wrong (each is reported)."""
     items = validator.sequence(node, "expect")
     if items is None:
@@ -42,7 +42,7 @@ def read_expect(validator: FileValidator, node: Node) -> tuple[Claim, ...] | Non
     return tuple(claims) if ok else None
 
 
-def _read_claim(validator: FileValidator, item: Node) -> Claim | None:
+def _read_claim(validator: NodeReader, item: Node) -> Claim | None:
     says: str | None = None
     if isinstance(item, ScalarNode):
         text_node: Node = item  # the shorthand: a bare string is a claim without words

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from quizapp.bank.model import (
     ChoiceQuestion,
@@ -150,6 +150,9 @@ class Grade:
     given: str  # what the student answered, written back
     trap: str | None = None  # the why of a known wrong answer they gave (numeric traps)
     rating: int | None = None  # flashcards: the student's own grade
+    # What they answered, as the history keeps it (quizapp/bank/responses.py); None: nothing
+    # was answered (an exam question left blank).
+    response: Mapping[str, object] | None = None
 
 
 class MissingKey(Exception):
@@ -175,8 +178,24 @@ def within_tolerance(question: NumericQuestion, given: float, key: float) -> boo
     return math.isclose(given, key, rel_tol=1e-9, abs_tol=1e-12)
 
 
+def matching_trap(question: NumericQuestion, given: float) -> int | None:
+    """The index of the trap in `question.traps` whose value `given` is, or None."""
+    return next(
+        (i for i, t in enumerate(question.traps) if math.isclose(t.value, given, rel_tol=1e-6)),
+        None,
+    )
+
+
 def grade(question: Question, answer: Answer, derived: Mapping[str, object] | None = None) -> Grade:
-    """Raises NumberFormatError for unreadable numeric input, MissingKey for an unknown key."""
+    """Raises NumberFormatError for unreadable numeric input, MissingKey for an unknown key.
+    The grade carries the response the history keeps for the answer."""
+    # Here, not at the top: responses.py builds on this module's answer types.
+    from quizapp.bank.responses import encode
+
+    return replace(_grade(question, answer, derived), response=encode(question, answer))
+
+
+def _grade(question: Question, answer: Answer, derived: Mapping[str, object] | None) -> Grade:
     if isinstance(question, ChoiceQuestion):
         assert isinstance(answer, ChoiceAnswer)
         correct = question.correct_indices
@@ -194,9 +213,8 @@ def grade(question: Question, answer: Answer, derived: Mapping[str, object] | No
         ok = within_tolerance(question, given, key)
         trap = None
         if not ok:
-            trap = next(
-                (t.why for t in question.traps if math.isclose(t.value, given, rel_tol=1e-6)), None
-            )
+            index = matching_trap(question, given)
+            trap = None if index is None else question.traps[index].why
         return Grade(ok, format_number(key) + unit, format_number(given) + unit, trap=trap)
     if isinstance(question, OrderingQuestion):
         assert isinstance(answer, OrderingAnswer)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
+from quizapp.cli.class_report import add_class_command, run_class_report
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.preview import add_preview_command, run_preview
@@ -190,6 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="today's spaced-repetition drill",
         description="Open the app on today's drill: due cards first, then new ones up to the daily limit.",
     )
+    drill.add_argument(
+        "--traps",
+        action="store_true",
+        help="the trap drill: the questions whose traps you fell for, until each is answered "
+        "right on two separate days",
+    )
     add_app_options(drill, on_subcommand=True)
     add_exam_date_options(drill, on_subcommand=True)
     add_scheduling_options(drill, on_subcommand=True)
@@ -226,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_preview_command(commands, _Parser)
     add_optimize_command(commands)
     add_authoring_commands(commands, _Parser)
+    add_class_command(commands, _Parser)
 
     commands.add_parser(
         "schema",
@@ -248,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "compute":
             return _compute(args, parser)
         if args.command == "drill":
-            return _run_app(args, start="drill")
+            return _run_app(args, start="traps" if args.traps else "drill")
         if args.command == "stats":
             return _stats(args)
         if args.command == "forecast":
@@ -256,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "optimize":
             _fill_app_defaults(args)
             return run_optimize(args)
+        if args.command == "class":
+            return run_class_report(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command in AUTHORING_COMMANDS:

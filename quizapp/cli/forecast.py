@@ -82,6 +82,12 @@ def add_forecast_command(commands: argparse._SubParsersAction) -> argparse.Argum
         metavar="N",
         help="the exam's length (default 20, as quizapp exam)",
     )
+    forecast.add_argument(
+        "--default-parameters",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="predict with py-fsrs's default parameters, not those fitted by `quizapp optimize`",
+    )
     add_exam_date_options(forecast, on_subcommand=True)
     return forecast
 
@@ -118,6 +124,7 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
                 exam_date=args.exam_date,
                 exam_questions=questions,
                 available=store_available(store, bank),
+                use_fitted=not getattr(args, "default_parameters", False),
             )
     except HistoryError as exc:
         print(error_line(prog, exc), file=sys.stderr)
@@ -236,6 +243,7 @@ def render(report: Readiness, console: Console | None = None) -> None:
         out.print("plan      " + spark(list(projection.with_plan), low, high), style="green")
         out.print("no study  " + spark(list(projection.no_study), low, high), style="yellow")
 
+    out.print(f"Memory model: {report.parameters_note}.", style="dim")
     calibration = report.calibration
     out.print(f"[bold]How far to trust it[/bold]: {calibration.verdict()}")
     if calibration.enough:

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.bank.model import Bank, Question
 from quizapp.srs.stats import Stats, compute_stats
+from quizapp.srs.traps import TrapCount
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from quizapp.srs.history import HistoryLocation
 
@@ -67,6 +69,52 @@ def run_stats(
 
 
 # -- the human version ---------------------------------------------------------------------
+
+TRAPS_SHOWN = 10  # the human table's rows; --json lists every trap
+
+
+def _first_line(text: str, limit: int = 72) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def traps_table(traps: Sequence[TrapCount], shown: int = TRAPS_SHOWN) -> Table:
+    """The traps as a Rich table that wraps to any width (the CLI's and the Stats screen's).
+    Bank text goes in as `Text`, never markup, and through terminal_safe."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="Your traps", title_justify="left", expand=True, show_lines=True)
+    table.add_column("Times", justify="right", no_wrap=True)
+    table.add_column("Last", no_wrap=True)
+    table.add_column("What you picked, and why it is wrong", ratio=1)
+    for trap in traps[:shown]:
+        cell = Text(terminal_safe(trap.answer), style="bold")
+        cell.append("\n" + terminal_safe(trap.why or "(the bank gives no why)"))
+        cell.append(
+            "\n" + terminal_safe(f"{trap.question_id}: {_first_line(trap.prompt)}"), style="dim"
+        )
+        table.add_row(f"{trap.times}×", f"{trap.last.astimezone():%b %d}", cell)
+    return table
+
+
+NO_TRAPS = (
+    "No traps yet: the wrong choices and numeric traps you pick will show here, "
+    "with why each is wrong."
+)
+
+
+def render_traps(stats: Stats, out: Console) -> None:
+    """ "Your traps": the wrong answers picked most, each with the bank's why (literal text)."""
+    if not stats.traps:
+        out.print(NO_TRAPS, highlight=False)
+        return
+    table = traps_table(stats.traps)
+    out.print(table)
+    more = len(stats.traps) - TRAPS_SHOWN
+    if more > 0:
+        out.print(f"…and {more} more (--json lists them all).", highlight=False)
+    out.print("Drill them: quizapp drill --traps", style="dim", highlight=False)
 
 
 def sparkline(values: Sequence[int]) -> str:
@@ -162,6 +210,8 @@ def render(stats: Stats, console: Console | None = None) -> None:
                 percent(t.mastery),
             )
         out.print(topics)
+
+    render_traps(stats, out)
 
     if stats.exams:
         exams = Table(title="Exams", title_justify="left")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from quizapp.bank import responses
 from quizapp.bank.grading import (
     Answer,
     ChoiceAnswer,
@@ -121,6 +122,12 @@ class ExamResult:
             "flagged": list(self.flagged),
             "unscored": list(self.unscored),
             "question_ids": [a.question.id for a in self.attempts],
+            # What was answered, by id (quizapp/bank/responses.py); blank ones are left out.
+            "responses": {
+                a.question.id: dict(a.grade.response)
+                for a in self.attempts
+                if a.grade.response is not None
+            },
             "timed_out": self.timed_out,
             "duration_seconds": self.duration,
             "requested": self.requested,
@@ -425,7 +432,12 @@ class ExamSession:
             except NumberFormatError:
                 assert isinstance(answer, NumericAnswerText)
                 expected = _unanswered_grade(question, values).expected
-                result = Grade(False, expected, f"{answer.text.strip()} (not a number)")
+                result = Grade(
+                    False,
+                    expected,
+                    f"{answer.text.strip()} (not a number)",
+                    response=responses.encode(question, answer),
+                )
             except MissingKey:
                 unscored.append(question.id)
                 continue

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from quizapp.srs.scheduling import Card, Rating, Scheduler
-    from quizapp.srs.store import ReviewRow
+    from quizapp.srs.store import ResponseRow, ReviewRow
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 STUDENT_MAX_BYTES = 63  # PostgreSQL's longest role name: a student's role is named after them
@@ -121,6 +121,7 @@ class HistoryStore(Protocol):
     def next_due(self, after: datetime, exclude: set[str] = ...) -> datetime | None: ...
     def due_times(self) -> list[tuple[str, datetime]]: ...
     def reviews(self, since: datetime | None = None) -> Iterator[ReviewRow]: ...
+    def responses(self, since: datetime | None = None) -> Iterator[ResponseRow]: ...
     def review_count(self) -> int: ...
     def find_review(
         self,

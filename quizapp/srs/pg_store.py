@@ -22,11 +22,12 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from quizapp.bank.responses import from_json
 from quizapp.srs.history import PostgresLocation, one_line, redacted
 from quizapp.srs.history_file import HistoryError
 from quizapp.srs.pg_schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.scheduling import Card, Rating, Scheduler, review
-from quizapp.srs.store import PRACTICE, ReviewRow, from_ms, to_ms
+from quizapp.srs.store import PRACTICE, ResponseRow, ReviewRow, from_ms, to_ms
 
 CONNECT_TIMEOUT_S = 10
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('quizapp schema ' || current_schema()))"
@@ -417,6 +418,23 @@ class PostgresStore:
         # id breaks ties between answers given in the same millisecond, in the order given.
         for row in self._all(query + " ORDER BY reviewed_ms, id", *params):
             yield ReviewRow(*row[:4], from_ms(row[4]), row[5], bool(row[6]), *row[7:9])
+
+    def responses(self, since: datetime | None = None) -> Iterator[ResponseRow]:
+        """As the SQLite store's: the reviews that kept what was answered, oldest first."""
+        query = (
+            "SELECT question_id, kind, reviewed_ms, correct, response::text FROM reviews"
+            " WHERE student = %s AND response IS NOT NULL"
+        )
+        params: list[object] = [self.student]
+        if since is not None:
+            query += " AND reviewed_ms >= %s"
+            params.append(to_ms(since))
+        for question_id, kind, reviewed_ms, correct, text in self._all(
+            query + " ORDER BY reviewed_ms, id", *params
+        ):
+            response = from_json(text)
+            if response is not None:
+                yield ResponseRow(question_id, kind, from_ms(reviewed_ms), bool(correct), response)
 
     def review_count(self) -> int:
         row = self._one("SELECT count(*) FROM reviews WHERE student = %s", self.student)

@@ -28,6 +28,7 @@ from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_p
 from quizapp.srs.clock import MORNING
 from quizapp.srs.config import Settings
 from quizapp.srs.exam_model import ExamBlueprint, exam_blueprint, guess_floor
+from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, chances_at, score_forecast
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel, memory_of
@@ -170,6 +171,16 @@ class Readiness:
     projection: Projection | None = None
     today: TodayPlan | None = None
     topic_titles: dict[str, str] = field(default_factory=dict)
+    fit: FitRecord | None = None  # the fitted FSRS parameters predicted with; None: defaults
+
+    @property
+    def parameters_note(self) -> str:
+        """Which FSRS parameters the memory model used, in words."""
+        if self.fit is None:
+            return "py-fsrs's default FSRS parameters"
+        return (
+            f"FSRS parameters fitted to your history on {self.fit.fitted_at.astimezone():%Y-%m-%d}"
+        )
 
     @property
     def planning(self) -> bool:
@@ -241,6 +252,11 @@ class Readiness:
             "reviews": self.reviews,
             "exam_questions_seen": self.seen,
             "exam_questions_in_bank": len(self.blueprint.items),
+            "parameters": {
+                "source": "default" if self.fit is None else "fitted",
+                "fitted_at": None if self.fit is None else self.fit.fitted_at.isoformat(),
+                "fit_id": None if self.fit is None else self.fit.id,
+            },
         }
 
 
@@ -258,14 +274,18 @@ def assess(
     exam_questions: int = DEFAULT_QUESTIONS,
     available: Collection[str] | None = None,
     runs: int = PROJECTION_RUNS,
+    use_fitted: bool = True,
 ) -> Readiness:
-    """The readiness report as of `now` (`exam_date` None: the settings' date)."""
+    """The readiness report as of `now` (`exam_date` None: the settings' date). Memory is
+    modelled with the fitted FSRS parameters drills use (`quizapp optimize`), if any and
+    `use_fitted`; otherwise py-fsrs's defaults."""
     now = require_aware(now)
     exam_date = exam_date if exam_date is not None else settings.exam_date
     questions = {q.id: q for d in decks for q in d.questions}
     blueprint = exam_blueprint(decks, exam_questions)
     facts = read_history(store, questions, now)
-    model = MemoryModel()
+    fit = active_fit(store) if use_fitted else None
+    model = MemoryModel(fit.parameters if fit is not None else None)
     student = Student(facts.memories, facts.first_attempts)
     planning = plan_applies(exam_date, now)
     exam_at = exam_moment(exam_date) if planning and exam_date is not None else now
@@ -289,10 +309,11 @@ def assess(
         reviews=facts.reviews,
         seen=sum(1 for item in blueprint.items if item.question_id in facts.memories),
         topic_titles={d.topic: d.title for d in decks},
+        fit=fit,
     )
     if not planning:
         return report
-    today = _plan_today(blueprint, student, facts, settings, now, exam_ms, available)
+    today = _plan_today(blueprint, student, model, facts, settings, now, exam_ms, available)
     projection = project_plan(
         blueprint,
         student,
@@ -327,6 +348,7 @@ def _new_today(settings: Settings, facts: HistoryFacts) -> int:
 def _plan_today(
     blueprint: ExamBlueprint,
     student: Student,
+    model: MemoryModel,
     facts: HistoryFacts,
     settings: Settings,
     now: datetime,
@@ -336,7 +358,7 @@ def _plan_today(
     return plan_day(
         blueprint,
         student,
-        MemoryModel(),
+        model,
         to_ms(now),
         exam_ms,
         budget_minutes=_budget_today(settings, facts),
@@ -366,11 +388,13 @@ def plan_drill_queue(
     decks: Sequence[Deck],
     settings: Settings,
     now: datetime,
+    parameters: Sequence[float] | None = None,
 ) -> PlannedQueue | None:
     """Today's drill by the plan, or None when there is no exam date ahead (plain FSRS then).
 
     `questions`: those the drill may ask (e.g. one deck's); suspended and buried cards, and
-    cards with an answer still waiting to be saved, stay out."""
+    cards with an answer still waiting to be saved, stay out. `parameters`: the FSRS
+    parameters drills schedule with (None: py-fsrs's defaults)."""
     if not plan_applies(settings.exam_date, now):
         return None
     assert settings.exam_date is not None
@@ -382,7 +406,8 @@ def plan_drill_queue(
     blueprint = exam_blueprint(decks)
     student = Student(facts.memories, facts.first_attempts)
     exam_ms = to_ms(exam_moment(settings.exam_date))
-    choices = _plan_today(blueprint, student, facts, settings, now, exam_ms, available)
+    model = MemoryModel(parameters)
+    choices = _plan_today(blueprint, student, model, facts, settings, now, exam_ms, available)
     order = tuple(questions[c.question_id] for c in choices)
     return PlannedQueue(
         due=[questions[c.question_id] for c in choices if not c.new],

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 APPLICATION_ID = 0x51554941  # "QUIA"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
@@ -70,4 +70,7 @@ MIGRATIONS: dict[int, Sequence[str]] = {
             detail TEXT NOT NULL               -- JSON: RMSE (bins), optimal retention, versions
         )""",
     ),
+    # What the student answered (quizapp/bank/responses.py): JSON, choice and step indices in
+    # the bank's written order; NULL for older rows and where nothing was captured.
+    3: ("ALTER TABLE reviews ADD COLUMN response TEXT",),
 }

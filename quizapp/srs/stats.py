@@ -24,6 +24,8 @@ Definitions (docs/stats.md repeats them for the JSON):
   yesterday when nothing has been reviewed yet today.
 - fitted parameters: the FSRS fit drills schedule with (`quizapp optimize`), or None for
   py-fsrs's defaults.
+- traps: the wrong choices, wrong truth values and numeric traps picked (quizapp/srs/traps.py),
+  each with the bank's why, how many times and when last; most often first.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from quizapp.srs.history import HistoryStore, PostgresLocation
 from quizapp.srs.queue import start_of_day
 from quizapp.srs.scheduling import State, require_aware
 from quizapp.srs.store import PRACTICE, from_ms
+from quizapp.srs.traps import TrapCount, your_traps
 
 MASTERY_STABILITY_DAYS = 21.0
 DEFAULT_DAYS = 30
@@ -138,6 +141,7 @@ class Stats:
     streak_days: int
     exams: tuple[ExamResult, ...]  # oldest first
     fitted: FitRecord | None = None  # the FSRS parameters drills use; None: py-fsrs's defaults
+    traps: tuple[TrapCount, ...] = ()  # the wrong answers picked, most often first (traps.py)
 
     @property
     def due_today(self) -> int:
@@ -221,6 +225,7 @@ class Stats:
                 for e in self.exams
             ],
             "fitted_parameters": self.fitted.as_json() if self.fitted is not None else None,
+            "traps": [t.as_json() for t in self.traps],
         }
 
 
@@ -369,6 +374,7 @@ def compute_stats(
         streak_days=streak(studied, today),
         exams=exams,
         fitted=active_fit(store),
+        traps=tuple(your_traps(store, bank_questions)),
     )
 
 

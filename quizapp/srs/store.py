@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from quizapp.bank.responses import from_json, to_json
 from quizapp.srs import history_file
 from quizapp.srs.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
@@ -40,6 +41,7 @@ __all__ = [
     "PRACTICE",
     "SCHEMA_VERSION",
     "HistoryError",
+    "ResponseRow",
     "ReviewRow",
     "ReviewStore",
     "from_ms",
@@ -66,6 +68,17 @@ class ReviewRow:
     correct: bool
     duration_ms: int | None
     state_before: int | None
+
+
+@dataclass(frozen=True)
+class ResponseRow:
+    """A review and what was answered in it (quizapp/bank/responses.py's JSON forms)."""
+
+    question_id: str
+    kind: str
+    reviewed_at: datetime
+    correct: bool
+    response: dict[str, object]
 
 
 class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_tables.py
@@ -146,8 +159,10 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
         duration_ms: int | None,
         kind: str,
         scheduler: Scheduler,
+        response: Mapping[str, object] | None = None,
     ) -> Card | None:
         """Schedule the card and commit the review in one transaction, before returning.
+        `response`: what was answered, JSON-ready (quizapp/bank/responses.py), or None.
         Returns the card as it now stands (None: a practice answer to a card never scheduled)."""
         when_ms = to_ms(when)
         with self._write() as db:
@@ -159,7 +174,8 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
             practice = kind == PRACTICE
             cursor = db.execute(
                 "INSERT INTO reviews (question_id, deck_id, topic, kind, reviewed_ms, rating, correct,"
-                " duration_ms, state_before, card_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " duration_ms, state_before, card_before, response)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     question_id,
                     deck_id,
@@ -172,6 +188,7 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
                     row[1] if row else None,
                     # Undo restores this; a practice answer changes nothing to restore.
                     None if practice or not row else row[0],
+                    to_json(response),
                 ),
             )
             self.last_review_id = cursor.lastrowid
@@ -393,6 +410,24 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
                 row[7],
                 row[8],
             )
+
+    def responses(self, since: datetime | None = None) -> Iterator[ResponseRow]:
+        """Every review that kept what was answered (schema step 3 on), oldest first. A stored
+        response that is not a JSON object (another program's writing) is left out."""
+        query = (
+            "SELECT question_id, kind, reviewed_ms, correct, response FROM reviews"
+            " WHERE response IS NOT NULL"
+        )
+        params: tuple[object, ...] = ()
+        if since is not None:
+            query += " AND reviewed_ms >= ?"
+            params = (to_ms(since),)
+        for question_id, kind, reviewed_ms, correct, text in self.connection.execute(
+            query + " ORDER BY reviewed_ms, id", params
+        ):
+            response = from_json(text)
+            if response is not None:
+                yield ResponseRow(question_id, kind, from_ms(reviewed_ms), bool(correct), response)
 
     def review_count(self) -> int:
         return self.connection.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]

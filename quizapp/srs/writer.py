@@ -18,7 +18,7 @@ import dataclasses
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -88,6 +88,7 @@ class AnswerWrite:
     duration_ms: int | None
     kind: str
     scheduler: Scheduler
+    response: Mapping[str, object] | None = None  # what was answered (bank/responses.py)
     # A UUID made when it was given (PostgreSQL only): sent twice, it is stored once.
     answer_id: str | None = None
 
@@ -115,6 +116,7 @@ class AnswerWrite:
             duration_ms=self.duration_ms,
             kind=self.kind,
             scheduler=self.scheduler,
+            response=self.response,
             **({} if self.answer_id is None else {"answer_id": self.answer_id}),
         )
         ticket.review_id = store.last_review_id

@@ -63,7 +63,9 @@ def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
         from quizapp.srs.readiness import plan_drill_queue
 
         planned = app.history_writes.read(
-            lambda: plan_drill_queue(view, questions, app.bank.decks, app.settings, now),
+            lambda: plan_drill_queue(
+                view, questions, app.bank.decks, app.settings, now, app.history_writes.parameters
+            ),
             "today's plan",
         )
         if planned is not None:  # None: the exam is past, plain FSRS again

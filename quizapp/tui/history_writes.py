@@ -469,6 +469,7 @@ class HistoryService:
                 duration_ms=scheduled.duration_ms,
                 kind=kind,
                 scheduler=scheduled.scheduler,
+                response=grade.response,
             )
         )
         if ticket is not None:

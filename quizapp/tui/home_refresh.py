@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from textual.timer import Timer
 
 if TYPE_CHECKING:
+    from quizapp.tui.app import QuizApp
     from quizapp.tui.screens.home import HomeScreen
 
 POLL_SECONDS = 2.0
@@ -55,3 +56,17 @@ class CountsRefresh:
             self.screen.app.refresh_home,  # type: ignore[attr-defined]
             name="next card due",
         )
+
+
+def refresh_home_counts(app: QuizApp) -> None:
+    """New counts for the home screen, when it shows (alone or under a dialog); a home
+    screen under a session catches up when it is back (HomeScreen.on_screen_resume)."""
+    from textual.screen import ModalScreen
+
+    from quizapp.tui.screens.home import HomeScreen
+
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, HomeScreen):
+            screen.show_counts(app.history_writes.home_counts(app.bank, app.settings))
+        if not isinstance(screen, ModalScreen):
+            return

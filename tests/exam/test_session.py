@@ -269,6 +269,12 @@ def test_wrong_and_unreadable_answers_are_missed_with_what_was_given() -> None:
     assert grades["t-numeric-short"].given == "12,34 (not a number)"
     assert not grades["t-numeric-short"].correct
     assert result.selected["t-multi"] == frozenset({0, 2})
+    # The exam's record keeps what was answered (bank order); blank questions are left out.
+    assert result.detail["responses"] == {
+        "t-numeric": {"value": 131072.0, "text": "131072", "trap": 0},
+        "t-numeric-short": {"value": None, "text": "12,34", "trap": None},
+        "t-multi": {"chosen": [0, 2]},
+    }
 
 
 def test_answers_on_screen_at_the_bell_count_even_after_the_time_is_up() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
+from quizapp.bank.grading import Answer, grade
 from quizapp.bank.model import (
     Choice,
     ChoiceQuestion,
@@ -74,6 +76,8 @@ def answer(
     *,
     rating: Rating | None = None,
     seconds: float = 30.0,
+    kind: str = "drill",
+    response: Mapping[str, object] | None = None,
 ) -> None:
     store.record_answer(
         question_id=question.id,
@@ -83,6 +87,15 @@ def answer(
         correct=right,
         when=when,
         duration_ms=int(seconds * 1000),
-        kind="drill",
+        kind=kind,
         scheduler=SCHEDULER,
+        response=response,
     )
+
+
+def answer_given(
+    store: ReviewStore, question: Question, given: Answer, when: datetime, kind: str = "drill"
+) -> None:
+    """Grade `given` as the app does and record it with its response."""
+    result = grade(question, given)
+    answer(store, question, when, result.correct, kind=kind, response=result.response)

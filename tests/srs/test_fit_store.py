@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from quizapp.srs import history_file
 from quizapp.srs.fit_store import (
     FitRecord,
     active_fit,
@@ -24,6 +23,7 @@ from quizapp.srs.history import open_writer
 from quizapp.srs.scheduling import Rating, make_scheduler, review
 from quizapp.srs.schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.store import HistoryError, ReviewStore
+from tests.srs.old_history import take_back_to
 from tests.srs.simulated_history import FORGETFUL
 
 T0 = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)
@@ -65,37 +65,36 @@ def schema_version(path: Path) -> object:
 
 
 @pytest.fixture
-def version_1_history(tmp_path: Path, monkeypatch) -> Path:
-    """A history written by this code as it was at schema 1: opened with the migrations
-    stopped after step 1, then answers, flags and an exam recorded through the store."""
+def version_1_history(tmp_path: Path) -> Path:
+    """A history at schema 1: answers, flags and an exam recorded through the store, then the
+    later schema steps taken back (tests/srs/old_history.py)."""
     path = tmp_path / "history.sqlite3"
-    with monkeypatch.context() as patch:
-        patch.setattr(history_file, "SCHEMA_VERSION", 1)
-        with ReviewStore.open(path) as store:
-            scheduler = make_scheduler(fuzz=False)
-            for day, (qid, rating) in enumerate([("q1", 3), ("q2", 1), ("q1", 4), ("q3", 2)]):
-                store.record_answer(
-                    question_id=qid,
-                    deck_id="deck-a",
-                    topic="attention",
-                    rating=Rating(rating),
-                    correct=rating != 1,
-                    when=T0 + timedelta(days=day),
-                    duration_ms=4000 + day,
-                    kind="drill",
-                    scheduler=scheduler,
-                )
-            store.bury("q2", T0 + timedelta(days=9))
-            store.set_suspended("q3")
-            store.record_exam(
-                taken=T0 + timedelta(days=5),
-                questions=2,
-                correct=1,
-                passed=False,
-                threshold=0.7,
-                seconds=60.0,
-                detail={"missed": ["q2"]},
+    with ReviewStore.open(path) as store:
+        scheduler = make_scheduler(fuzz=False)
+        for day, (qid, rating) in enumerate([("q1", 3), ("q2", 1), ("q1", 4), ("q3", 2)]):
+            store.record_answer(
+                question_id=qid,
+                deck_id="deck-a",
+                topic="attention",
+                rating=Rating(rating),
+                correct=rating != 1,
+                when=T0 + timedelta(days=day),
+                duration_ms=4000 + day,
+                kind="drill",
+                scheduler=scheduler,
             )
+        store.bury("q2", T0 + timedelta(days=9))
+        store.set_suspended("q3")
+        store.record_exam(
+            taken=T0 + timedelta(days=5),
+            questions=2,
+            correct=1,
+            passed=False,
+            threshold=0.7,
+            seconds=60.0,
+            detail={"missed": ["q2"]},
+        )
+    take_back_to(path, 1)
     assert schema_version(path) == 1
     return path
 
@@ -115,7 +114,10 @@ def test_a_version_1_history_upgrades_in_place_and_loses_nothing(version_1_histo
         assert active_fit(store) is None
         save_fit(store, fit_record())
     assert schema_version(version_1_history) == SCHEMA_VERSION
-    assert dump(version_1_history) == before
+    after = dump(version_1_history)
+    # Every row as it was; later steps only add columns after the old ones (NULL here).
+    assert {t: [row[: len(before[t][0])] for row in rows] for t, rows in after.items()} == before
+    assert all(row[len(before["reviews"][0]) :] == (None,) for row in after["reviews"])
     assert not list(version_1_history.parent.glob("*unusable*"))
     with ReviewStore.open(version_1_history) as store:
         assert active_parameters(store) == tuple(FORGETFUL)

@@ -123,3 +123,31 @@ def test_the_time_a_card_takes() -> None:
     # Bounded: no card in under 10 s or over 5 minutes.
     assert minutes_per_card([1_000] * MIN_TIMINGS, []) == pytest.approx(10 / 60)
     assert minutes_per_card([], [10 * minute] * MIN_TIMINGS) == 5.0
+
+
+def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
+    from quizapp.srs.fit_store import save_fit
+    from tests.srs.test_fit_store import fit_record
+
+    store, decks = history
+    fitted = list(DEFAULT_PARAMETERS)
+    fitted[20] = 0.5  # a steeper forgetting curve than the defaults' decay
+    fit_id = save_fit(store, fit_record(fitted, when=T0 + timedelta(days=1, hours=3)))
+    now = T0 + timedelta(days=10)
+    report = assess(store, decks, Settings(), now, exam_questions=2)
+    factor = 0.9 ** (-1 / 0.5) - 1
+    tf = max((1 + factor * 10 / DEFAULT_PARAMETERS[2]) ** -0.5, 0.5)
+    _, unseen = by_hand(10)
+    assert tf < by_hand(10)[0]  # the fit forgets faster: a different, known answer
+    assert report.as_is.overall.mean == pytest.approx((tf + unseen) / 2)
+    assert report.fit is not None and report.fit.id == fit_id
+    assert report.parameters_note == "FSRS parameters fitted to your history on 2026-11-02"
+    assert report.as_json()["parameters"] == {
+        "source": "fitted",
+        "fitted_at": "2026-11-02T12:00:00+00:00",
+        "fit_id": fit_id,
+    }
+    default = assess(store, decks, Settings(), now, exam_questions=2, use_fitted=False)
+    assert default.as_is.overall.mean == pytest.approx(sum(by_hand(10)) / 2)
+    assert default.parameters_note == "py-fsrs's default FSRS parameters"
+    assert default.as_json()["parameters"]["source"] == "default"

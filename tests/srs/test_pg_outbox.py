@@ -4,6 +4,7 @@ server stopped with `pg_ctl stop -m immediate` and started again on the same por
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -42,7 +43,7 @@ SESSION = [
     answer("q1", 0, Rating.Again),
     answer("q2", 1),
     answer("q1", 15, Rating.Good),
-    answer("q3", 16, Rating.Hard),
+    dataclasses.replace(answer("q3", 16, Rating.Hard), response={"chosen": [2]}),
     answer("q1", 40, Rating.Easy),
     answer("q2", 41, Rating.Again),
 ]
@@ -163,6 +164,11 @@ def test_answers_given_while_the_server_is_down_arrive_once_in_order(
     assert kept_in(location, tmp_path / "outbox") == []
     assert reviews(location.url, "ada") == expected_rows(SESSION)
     assert cards(location.url, "ada") == answered_online(location.url, SESSION)
+    with psycopg.connect(location.url, autocommit=True) as db:
+        kept_response = db.execute(
+            "SELECT response FROM reviews WHERE student = 'ada' AND question_id = 'q3'"
+        ).fetchone()
+    assert kept_response == ({"chosen": [2]},)  # what was answered travels with it
 
 
 class AcknowledgmentLost:

@@ -450,8 +450,10 @@ def test_the_json_has_the_documented_keys_and_plain_types(store: ReviewStore) ->
         "mastery_stability_days",
         "exams",
         "fitted_parameters",
+        "traps",
     ]
     assert data["fitted_parameters"] is None  # no fit: py-fsrs's default parameters
+    assert data["traps"] == []  # nothing answered wrongly with its response kept
     assert data["generated_at"] == "2025-03-20T15:00:00+00:00"
     assert data["today"] == "2025-03-20"
     assert data["db_path"].endswith("history.sqlite3")

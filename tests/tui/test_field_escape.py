@@ -14,6 +14,7 @@ from textual.widgets import Checkbox, Input, Select
 from quizapp.tui.app import QuizApp
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.lab import LabScreen
+from quizapp.tui.screens.lab import open_lab as open_lab_screen
 from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.widgets.lab_panel import LabPanel
 from tests.tui.screen_text import screen_lines
@@ -35,7 +36,7 @@ async def footer_shows(pilot: Pilot, text: str) -> str:
 async def open_lab(pilot: Pilot, name: str) -> LabScreen:
     app: QuizApp = pilot.app  # type: ignore[assignment]
     await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
-    app._open_lab(name)  # what the palette's "Compute: name" does
+    open_lab_screen(app, name)  # what the palette's "Compute: name" does
     await wait_for(pilot, lambda: isinstance(app.screen, LabScreen))
     screen = app.screen
     await wait_for(pilot, lambda: bool(screen.query(".lab-values")))

@@ -227,7 +227,9 @@ def test_an_answer_given_before_the_history_was_started_is_saved(tmp_path, monke
     from tests.tui.test_sessions import answer_current, drive, start_deck
 
     held: list = []  # the first frame never reports written: the app never starts the writer
-    monkeypatch.setattr("quizapp.tui.app.after_first_frame", lambda app, then: held.append(then))
+    monkeypatch.setattr(
+        "quizapp.tui.components.startup.after_first_frame", lambda app, then: held.append(then)
+    )
     db = tmp_path / "history.sqlite3"
     app = make_app(db, warm_up=False)
 

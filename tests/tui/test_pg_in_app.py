@@ -20,7 +20,10 @@ def test_the_app_asks_for_the_student_and_saves_under_them(pg_url: str) -> None:
     app = make_app(StudentToAsk(pg_url))  # type: ignore[arg-type]
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, StudentScreen))
+        # Pushed is not yet composed: wait for the field itself.
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, StudentScreen) and bool(app.screen.query(Input))
+        )
         assert app.history_writes.writer is None  # nothing opens before the student is known
         app.screen.query_one(Input).value = "bad\x1bname"
         await pilot.press("enter")

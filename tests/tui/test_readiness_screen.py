@@ -175,3 +175,42 @@ def test_the_drill_asks_todays_plan(db: Path) -> None:
         assert asked == [q.id for q in planned.questions]
 
     drive(app, scenario, size=(80, 24))
+
+
+@pytest.mark.parametrize("default_parameters", [False, True])
+def test_the_screen_names_the_fitted_parameters_it_predicts_with(
+    db: Path, default_parameters: bool
+) -> None:
+    from quizapp.srs.fit_store import save_fit
+    from tests.srs.test_fit_store import fit_record
+
+    fitted = list(make_scheduler().parameters)
+    fitted[20] = 0.5  # forgets faster than the defaults: a lower prediction
+    fitted_at = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+    with ReviewStore.open(db) as store:
+        save_fit(store, fit_record(fitted, when=fitted_at))
+    options = AppOptions(
+        db_path=db,
+        device="cpu",
+        warm_up=False,
+        watch=False,
+        default_parameters=default_parameters,
+    )
+    app = QuizApp(BANK, options)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_readiness(pilot, app)
+        note = text_of(screen.query_one("#readiness-parameters", Static))
+        report = screen.report
+        assert report is not None
+        if default_parameters:
+            assert note == "Memory model: py-fsrs's default FSRS parameters."
+            assert report.fit is None
+        else:
+            assert note == (
+                "Memory model: FSRS parameters fitted to your history on "
+                f"{fitted_at.astimezone():%Y-%m-%d}."
+            )
+            assert report.fit is not None and report.fit.parameters[20] == 0.5
+
+    drive(app, scenario, size=(80, 24))

@@ -24,7 +24,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Markdown
 
 from quizapp.bank import load_bank
+from quizapp.bank.grading import ChoiceAnswer, NumericAnswerText
 from quizapp.cli.preview import add_preview_command, plan_preview
+from quizapp.srs.scheduling import utc_now
+from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.exam import ExamReportScreen, ExamReviewScreen, ExamScreen
@@ -38,6 +41,7 @@ from quizapp.tui.screens.tag_picker import TagPicker
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.lab_panel import LabPanel
 from tests.conftest import REPO
+from tests.srs.readiness_helpers import answer_given
 from tests.tui.hostile_bank import BROKEN_FILE, DECK_FILE, QUIT, visible, write_hostile_bank
 from tests.tui.screen_text import click_actions, drive_with_toasts, find, screen_lines
 from tests.tui.test_sessions import wait_for
@@ -320,10 +324,18 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
 
+        # A wrong option and the numeric trap picked: "Your traps" quotes them and their why.
+        with ReviewStore.open(tmp_path / "history.db") as store:
+            questions = app.bank.questions
+            answer_given(store, questions["h-single"], ChoiceAnswer(frozenset({1})), utc_now())
+            answer_given(store, questions["h-numeric"], NumericAnswerText("7"), utc_now())
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await wait_for(pilot, lambda: find(app, "hostile-topic") is not None)
         await shows(pilot)
+        app.screen.query_one("#stats-traps").scroll_visible(animate=False, top=True)
+        await shows(pilot, "choice-single-2", "why-single-2", "trap-why")
+        await click_fields(pilot, hostile, "why-single-2", "trap-why")
         assert_harmless(app, hostile)
 
     drive(app, scenario)

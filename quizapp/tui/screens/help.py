@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Label
 
@@ -79,3 +79,24 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help-dialog", id="help-text"):
             yield from help_rows(self.sections)
+
+
+def show_keys(app: App[None]) -> None:
+    """`?`: the keys of the screen on top, with the quiz's and the lab's, in a dialog."""
+    if isinstance(app.screen, HelpScreen):
+        return
+    bindings = []
+    for binding in _visible_bindings(app, app.screen):
+        bindings.append((app.get_key_display(binding), binding.description))
+    app.push_screen(HelpScreen(bindings))
+
+
+def _visible_bindings(app: App[None], screen: Screen) -> Iterable[Binding]:
+    seen: set[str] = set()
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        # Ours only: Textual's scrolling keys (page up, home…) would bury the quiz's own.
+        ours = active.node is app or type(active.node).__module__.startswith("quizapp")
+        if ours and binding.description and binding.action not in seen:
+            seen.add(binding.action)
+            yield binding

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -49,3 +49,8 @@ class LabScreen(Screen[None]):
 
     def action_cancel_lab(self) -> None:
         cancel_running(self)
+
+
+def open_lab(app: App[None], name: str) -> None:
+    """The palette's "Compute: name": the computation on its own screen."""
+    app.push_screen(LabScreen(name, app.lab))  # type: ignore[attr-defined]

@@ -51,6 +51,7 @@ def load_readiness(app: App[None]) -> Readiness | None:
             app.settings,  # type: ignore[attr-defined]
             utc_now(),
             available=store_available(store, bank),
+            use_fitted=service.use_fitted,  # not with --default-parameters
         )
 
 
@@ -155,6 +156,14 @@ class ReadinessScreen(Screen[None]):
             widgets += [PlotCaption(plot), plot]
         widgets.append(Label("How far to trust it", classes="pane-title"))
         widgets.append(Static(report.calibration.verdict(), classes="readiness-note"))
+        widgets.append(
+            Static(
+                f"Memory model: {report.parameters_note}.",
+                id="readiness-parameters",
+                classes="readiness-note",
+                markup=False,
+            )
+        )
         if report.calibration.enough:
             reliability = DataTable(id="readiness-reliability", cursor_type="none")
             reliability.can_focus = False

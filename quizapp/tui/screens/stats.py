@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,7 +23,11 @@ from quizapp.experiments.result import Series
 from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
+from quizapp.tui.widgets.traps_view import traps_section
 from quizapp.wording import plural
+
+if TYPE_CHECKING:
+    from quizapp.tui.app import QuizApp
 
 
 def percent(value: float | None) -> str:
@@ -189,6 +194,8 @@ class StatsScreen(Screen[None]):
             else:
                 yield Static("No questions and no answers yet.", classes="stats-note")
 
+            yield from traps_section(stats.traps)
+
             yield Label("Exams", classes="pane-title")
             if stats.exams:
                 yield DataTable(id="stats-exams", cursor_type="none", zebra_stripes=True)
@@ -282,3 +289,20 @@ def _right(value: str) -> Text:
 def _minutes(seconds: float) -> str:
     minutes, rest = divmod(round(seconds), 60)
     return f"{minutes}:{rest:02d}"
+
+
+def open_stats(app: QuizApp) -> None:
+    """`S` on the home screen, and the palette's Stats."""
+    if app.history is None:
+        app.notify("There is no review history to show.", severity="warning")
+        return
+    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.stats import compute_stats
+
+    # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
+    history = app.history
+    stats = app.history_writes.read(
+        lambda: compute_stats(history, app.bank.questions, utc_now()), "the statistics"
+    )
+    if stats is not None:
+        app.push_screen(StatsScreen(stats))

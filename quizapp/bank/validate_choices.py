@@ -1,0 +1,89 @@
+"""Choice questions: single_choice and multiple_choice, and true_false's answer and whys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from quizapp.bank import fields as F
+from quizapp.bank.model import Choice, QuestionType
+from quizapp.bank.validate_nodes import NodeReader
+from quizapp.bank.yaml12 import Node
+
+
+def read_choice_fields(
+    reader: NodeReader, qtype: QuestionType, node: Node, get: Callable[[str], Node | None]
+) -> dict[str, object] | None:
+    shuffle = True
+    if get("shuffle") is not None:
+        shuffle = reader.boolean(get("shuffle"), "shuffle")
+    choices_node = get("choices")
+    if choices_node is None:
+        return None
+    items = reader.sequence(choices_node, "choices")
+    if items is None:
+        return None
+    if not F.MIN_CHOICES <= len(items) <= F.MAX_CHOICES:
+        reader.report(
+            choices_node,
+            "choice-count",
+            f"a question needs {F.MIN_CHOICES} to {F.MAX_CHOICES} choices, not {len(items)}",
+        )
+        return None
+    choices: list[Choice] = []
+    texts: dict[str, int] = {}
+    for item in items:
+        found = reader.mapping(item, F.CHOICE_FIELDS, "a choice")
+        if found is None:
+            continue
+        text = reader.text(found["text"][1], "choice text") if "text" in found else None
+        correct = reader.boolean(found["correct"][1], "correct") if "correct" in found else False
+        why = reader.text(found["why"][1], "why") if "why" in found else None
+        if "why" not in found:
+            reader.report(
+                item,
+                "no-why",
+                "choice has no 'why' (why it is right, or which trap)",
+                "warning",
+            )
+        if text is None or correct is None:
+            continue
+        key = " ".join(text.split()).lower()
+        if key in texts:
+            reader.report(
+                item, "duplicate-choice", f"the same choice appears twice (line {texts[key]})"
+            )
+            continue
+        texts[key] = item.start_mark.line + 1
+        choices.append(Choice(text=text, correct=correct, why=why, location=reader.location(item)))
+    if len(choices) != len(items):
+        return None
+    n_correct = sum(c.correct for c in choices)
+    if qtype is QuestionType.SINGLE_CHOICE and n_correct != 1:
+        reader.report(
+            choices_node,
+            "correct-count",
+            f"a single_choice question needs exactly one correct choice, not {n_correct}"
+            + (" (use multiple_choice for several)" if n_correct > 1 else ""),
+        )
+        return None
+    if qtype is QuestionType.MULTIPLE_CHOICE and n_correct == 0:
+        reader.report(
+            choices_node, "correct-count", "a multiple_choice question needs a correct choice"
+        )
+        return None
+    if shuffle is None:
+        return None
+    return {"choices": tuple(choices), "shuffle": shuffle}
+
+
+def read_true_false_fields(
+    reader: NodeReader, node: Node, get: Callable[[str], Node | None]
+) -> dict[str, object] | None:
+    answer = reader.boolean(get("answer"), "answer") if get("answer") is not None else None
+    why = {
+        k: reader.text(get(k), k) if get(k) is not None else None for k in ("why_true", "why_false")
+    }
+    for key, text in why.items():
+        if text is None and get(key) is None:
+            reader.report(node, "no-why", f"true_false question has no '{key}'", severity="warning")
+    return None if answer is None else {"answer": answer, **why}

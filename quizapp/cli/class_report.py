@@ -1,0 +1,212 @@
+"""`quizapp class report`: item analysis of the class's answers and each student's standing,
+as tables (80 columns), JSON or CSV. The statistics: quizapp/classroom/item_analysis.py; the
+words: docs/class-report.md. The history is opened read-only. No torch, no textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli.forecast import exam_date_argument
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quizapp.classroom.report import ClassReport
+
+PROG = "quizapp class report"
+FORMATS = ("table", "json", "csv")
+
+
+def since_argument(text: str) -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date like 2026-11-01, not {text!r}") from None
+
+
+def add_class_command(commands: argparse._SubParsersAction, parser_class: type) -> None:
+    group = commands.add_parser(
+        "class",
+        help="for the instructor: the class's item analysis",
+        description="Commands for the instructor.",
+    )
+    actions = group.add_subparsers(
+        dest="class_command", metavar="ACTION", parser_class=parser_class, required=True
+    )
+    report = actions.add_parser(
+        "report",
+        help="facility, discrimination and response shares per question; students' standing",
+        description="Per question: students who answered, facility index, discrimination "
+        "index, the share choosing each option or trap, and flags for dubious items (flagged "
+        "first). Per student: topic mastery and, with an exam date, the predicted score. On a "
+        "local history it covers its one student. Every statistic: docs/class-report.md.",
+    )
+    report.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+    )
+    report.add_argument("--deck", metavar="D", help="only this deck's questions (its id)")
+    report.add_argument(
+        "--since",
+        type=since_argument,
+        metavar="DATE",
+        help="only first attempts on or after DATE (local midnight)",
+    )
+    report.add_argument(
+        "--format", choices=FORMATS, default="table", help="output format (default table)"
+    )
+    report.add_argument(
+        "--exam-date",
+        type=exam_date_argument,
+        metavar="DATE",
+        help="predict each student's score on this exam date (default: exam_date in config.toml)",
+    )
+    report.add_argument(
+        "--bank",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="add an instructor's bank file or folder (repeatable)",
+    )
+    report.add_argument("--no-default-bank", action="store_true", help="leave the bundled bank out")
+
+
+def _fail(message: object, code: int) -> int:
+    print(error_line(PROG, message), file=sys.stderr)
+    return code
+
+
+def run_class_report(args: argparse.Namespace) -> int:
+    """Print the report; 0, 1 when the history cannot be used, 2 for bad input."""
+    from quizapp.bank import bundled_bank_path, load_bank_cached
+    from quizapp.classroom.history import ClassHistoryError, is_server_address, load_class_history
+    from quizapp.classroom.report import build_report
+    from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.paths import default_db_path
+    from quizapp.srs.scheduling import utc_now
+
+    db = args.db or str(default_db_path())
+    if not is_server_address(db) and Path(db).is_dir():
+        return _fail(f"--db {db} is a folder; give the path of a file", 2)
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    if not paths:
+        return _fail("--no-default-bank needs at least one --bank PATH", 2)
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return _fail(exc, 2)
+    bank = load_bank_cached(paths)
+    for problem in bank.errors:
+        print(problem.format(), file=sys.stderr)
+    if not bank.questions:
+        return _fail("no questions loaded", 1)
+    deck_ids = [d.id for d in bank.decks]
+    if args.deck is not None and args.deck not in deck_ids:
+        return _fail(f"--deck {args.deck!r} is not a deck (decks: {', '.join(deck_ids)})", 2)
+    since = datetime.combine(args.since, time()).astimezone() if args.since else None
+    now = utc_now()
+    try:
+        history = load_class_history(db, bank.decks, settings, now, exam_date=args.exam_date)
+    except ClassHistoryError as exc:
+        return _fail(exc, 1)
+    report = build_report(history, bank.decks, now, deck=args.deck, since=since)
+    if args.format == "json":
+        print(json.dumps(report.as_json(), indent=2))
+    elif args.format == "csv":
+        write_csv(report)
+    else:
+        render(report)
+    return 0
+
+
+def write_csv(report: ClassReport, out: TextIO | None = None) -> None:
+    """The report's rows; every text cell through the spreadsheet formula guard."""
+    from quizapp.authoring.csv_cells import guard_cell
+    from quizapp.classroom.report import CSV_COLUMNS
+
+    writer = csv.DictWriter(out or sys.stdout, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in report.csv_rows():
+        writer.writerow(
+            {
+                column: guard_cell(value) if isinstance(value, str) else value
+                for column, value in row.items()
+            }
+        )
+
+
+def render(report: ClassReport, console: Console | None = None) -> None:
+    """The report as tables that read at 80 columns; bank text shown literally."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from quizapp.classroom.report import (
+        LEGEND,
+        discrimination_text,
+        flags_text,
+        predicted_text,
+        responses_text,
+        share_text,
+    )
+
+    out = console or Console(highlight=False)
+    scope = f"deck {terminal_safe(report.deck)}" if report.deck else "every deck"
+    since = f", since {report.since:%d %b %Y}" if report.since else ""
+    students = len(report.students)
+    out.print(
+        Text(
+            f"Class report: {students} student{'s' if students != 1 else ''}, "
+            f"{len(report.items)} questions answered ({scope}{since})",
+            style="bold",
+        )
+    )
+    if not report.items:
+        out.print("No first attempts to report yet.")
+    else:
+        items = Table(title="Questions, flagged first", title_justify="left", expand=False)
+        items.add_column("Question", overflow="fold", ratio=3)
+        items.add_column("N", justify="right")
+        items.add_column("Facility", justify="right")
+        items.add_column("Discr.", justify="right")
+        items.add_column("Responses", overflow="fold", ratio=3)
+        items.add_column("Flags", overflow="fold", ratio=2, style="bold red")
+        for item in report.items:
+            question = report.questions[item.question_id]
+            items.add_row(
+                Text(terminal_safe(item.question_id)),
+                str(item.students),
+                share_text(item.facility),
+                discrimination_text(item.discrimination),
+                Text(terminal_safe(responses_text(item, question))),
+                Text(flags_text(item)),
+            )
+        out.print(items)
+        out.print(Text(LEGEND, style="dim"))
+    table = Table(title="Students", title_justify="left")
+    table.add_column("Student", overflow="fold")
+    table.add_column("Answered", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("Predicted exam", justify="right")
+    table.add_column("Topic mastery", overflow="fold")
+    for row in report.students:
+        mastery = ", ".join(
+            f"{topic} {share_text(value)}" for topic, value in row.record.topic_mastery.items()
+        )
+        table.add_row(
+            Text(terminal_safe(row.student)),
+            str(row.answered),
+            share_text(row.score),
+            predicted_text(row.record.predicted),
+            Text(terminal_safe(mastery)),
+        )
+    out.print(table)

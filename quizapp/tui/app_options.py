@@ -1,0 +1,33 @@
+"""How the app was asked to start: the command line's choices, and what tests turn off."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizapp.srs.config import Settings
+    from quizapp.srs.history import HistoryLocation, StudentToAsk
+    from quizapp.tui.reload import PreviewTarget
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    db_path: HistoryLocation | StudentToAsk | None = None  # None: no history (tests, previews)
+    settings: Settings | None = None  # None: the defaults
+    config_path: Path | None = None  # where a setting changed on screen is saved; None: nowhere
+    start: str = "home"  # home; drill, traps (the trap drill) or exam: go straight there
+    exam: dict[str, object] = field(default_factory=dict)  # start_exam's arguments
+    device: str = "auto"
+    theme: str | None = None
+    length: int | None = None
+    shuffle: bool = True
+    seed: int | None = None
+    warm_up: bool = True  # tests may turn the torch warm-up off
+    # The files and folders the bank was loaded from: watched, and reloaded as they are saved.
+    bank_paths: tuple[Path, ...] = ()
+    watch: bool = True  # live reload (needs bank_paths)
+    watch_interval: float = 0.4  # seconds between looks at the files
+    preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
+    default_parameters: bool = False  # schedule with py-fsrs's defaults, not a stored fit

@@ -1,0 +1,240 @@
+"""The class report from a SQLite history: the loader (with and without the response column),
+the filters, and `quizapp class report` in its three formats and with bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from quizapp.classroom.history import (
+    ClassHistoryError,
+    load_class_history,
+    parse_response,
+    sqlite_answers,
+)
+from quizapp.classroom.report import build_report
+from quizapp.srs.config import Settings
+from quizapp.srs.store import ReviewStore
+from tests.classroom.helpers import START, deck, numeric, single
+from tests.conftest import REPO
+from tests.srs.readiness_helpers import answer
+
+HOSTILE_BANK = Path(__file__).parent / "hostile_bank.yaml"
+
+
+@pytest.fixture(autouse=True)
+def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("LOGNAME", "=ann")  # the local student; a formula, for the CSV guard
+
+
+def record(store: ReviewStore, question, right: bool, minutes: float) -> None:
+    answer(store, question, START + timedelta(minutes=minutes), right)
+
+
+def add_response_column(path: Path, responses: dict[int, str]) -> None:
+    """Write a JSON text per review id into schema step 3's `response` column."""
+    with sqlite3.connect(path) as connection:
+        for review_id, text in responses.items():
+            connection.execute("UPDATE reviews SET response = ? WHERE id = ?", (text, review_id))
+    connection.close()
+
+
+def test_the_loader_reads_responses_when_the_column_is_there(tmp_path: Path):
+    q1, q2 = single("q1"), numeric("q2", traps=(64.0,))
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, q1, False, 0)
+        record(store, q2, False, 1)
+        record(store, q1, True, 60 * 24 * 3)
+        answers = sqlite_answers(store.connection, "ann")
+    assert [(a.question_id, a.correct, a.response) for a in answers] == [
+        ("q1", False, None),
+        ("q2", False, None),
+        ("q1", True, None),
+    ]
+    add_response_column(path, {1: '{"chosen": [2]}', 2: '{"value": 64, "trap": 0}', 3: "{oops"})
+    history = load_class_history(path, [deck("d", [q1, q2])], Settings(), START)
+    assert [a.response for a in history.answers] == [
+        {"chosen": [2]},
+        {"value": 64, "trap": 0},
+        None,  # not JSON: read as not recorded
+    ]
+    assert {a.student for a in history.answers} == {"=ann"}
+    report = build_report(history, [deck("d", [q1, q2])], START)
+    by_id = {item.question_id: item for item in report.items}
+    assert by_id["q1"].facility == 0.0  # the first attempt, not the later right one
+    assert [s.share for s in by_id["q1"].shares] == [0.0, 0.0, 1.0, 0.0]
+    assert [s.share for s in by_id["q2"].shares] == [0.0, 1.0]
+
+
+def test_parse_response_takes_json_objects_only():
+    assert parse_response('{"chosen": true}') == {"chosen": True}
+    assert parse_response("[1, 2]") is None
+    assert parse_response(None) is None
+    assert parse_response("nan nan") is None
+
+
+def test_the_student_gets_mastery_and_a_forecast_only_with_an_exam_date(tmp_path: Path):
+    q1, q2 = single("q1", topic="attention"), single("q2", topic="attention")
+    decks = [deck("d", [q1, q2])]
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, q1, True, 0)
+    without = load_class_history(path, decks, Settings(), START)
+    assert without.students[0].predicted is None
+    assert without.students[0].topic_mastery == {"attention": 0.0}  # one review masters nothing
+    exam = (START + timedelta(days=30)).date()
+    with_date = load_class_history(path, decks, Settings(), START, exam_date=exam)
+    predicted = with_date.students[0].predicted
+    assert predicted is not None and 0.0 < predicted.mean < 1.0
+    from_settings = load_class_history(path, decks, Settings(exam_date=exam), START)
+    assert from_settings.students[0].predicted is not None
+
+
+def test_since_keeps_first_attempts_from_that_day_and_deck_keeps_its_questions(tmp_path: Path):
+    old, new, other = single("old"), single("new"), single("other", deck="e", topic="u")
+    decks = [deck("d", [old, new]), deck("e", [other])]
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, old, False, 0)
+        record(store, other, True, 1)
+        record(store, old, True, 60 * 24 * 2)  # a repeat after `since`: stays out
+        record(store, new, True, 60 * 24 * 2 + 1)
+    history = load_class_history(path, decks, Settings(), START)
+    since = START + timedelta(days=1)
+    report = build_report(history, decks, START, since=since)
+    assert [i.question_id for i in report.items] == ["new"]
+    assert report.students[0].answered == 1
+    only_e = build_report(history, decks, START, deck="e")
+    assert [i.question_id for i in only_e.items] == ["other"]
+    assert set(only_e.students[0].record.topic_mastery) == {"u"}
+
+
+def test_a_server_address_is_said_not_yet_readable():
+    with pytest.raises(ClassHistoryError, match="PostgreSQL"):
+        load_class_history("postgresql://u@h/db", [], Settings(), START)
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hostile_history(tmp_path: Path) -> Path:
+    """The hostile bank's two questions answered once each, responses recorded."""
+    from quizapp.bank import load_bank
+
+    bank = load_bank([HOSTILE_BANK])
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, bank.questions["hostile-choice"], False, 0)
+        record(store, bank.questions["hostile-number"], False, 1)
+    add_response_column(path, {1: '{"chosen": [0]}', 2: '{"value": 64, "text": "64", "trap": 0}'})
+    return path
+
+
+def _report(run_cli, db: Path | str, *extra: str):
+    return run_cli(
+        "class", "report", "--db", str(db), "--no-default-bank", "--bank", str(HOSTILE_BANK), *extra
+    )
+
+
+def test_json_reports_every_figure(run_cli, hostile_history: Path):
+    result = _report(run_cli, hostile_history, "--format", "json", "--exam-date", "2030-01-15")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    items = {q["question_id"]: q for q in data["questions"]}
+    choice = items["hostile-choice"]
+    assert (choice["students"], choice["facility"], choice["discrimination"]) == (1, 0.0, None)
+    assert [(r["label"], r["key"], r["share"]) for r in choice["responses"]] == [
+        ('=HYPERLINK("http://x","y")', False, 1.0),
+        ("the key [red]x[/red]", True, 0.0),
+    ]
+    assert [r["share"] for r in items["hostile-number"]["responses"]] == [0.0, 1.0]
+    (student,) = data["students"]
+    assert student["student"] == "=ann" and student["score"] == 0.0
+    assert student["topic_mastery"] == {"hostile-topic": 0.0}
+    assert 0.0 <= student["predicted"]["expected_score"] <= 1.0
+
+
+def test_csv_guards_every_text_cell_and_keeps_numbers_as_numbers(run_cli, hostile_history: Path):
+    result = _report(run_cli, hostile_history, "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    question = next(r for r in rows if r["question_id"] == "hostile-choice")
+    assert question["responses"].startswith("'=HYPERLINK")
+    assert question["facility"] == "0.0"
+    students = [r for r in rows if r["section"] == "student"]
+    assert [r["student"] for r in students] == ["'=ann"]
+    mastery = [r for r in rows if r["section"] == "mastery"]
+    assert [(r["topic"], r["mastery"]) for r in mastery] == [("hostile-topic", "0.0")]
+
+
+def test_the_table_reads_at_80_columns_and_shows_bank_text_literally(run_cli, hostile_history):
+    result = _report(run_cli, hostile_history)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "hostile-choice" in result.stdout and "hostile-numb" in result.stdout
+    assert "A 100%" in result.stdout and "✓B 0%" in result.stdout
+    assert "\x1b" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "says"),
+    [
+        (("--deck", "nope"), 2, "--deck 'nope' is not a deck"),
+        (("--since", "yesterday"), 2, "--since"),
+        (("--format", "xml"), 2, "--format"),
+        (("--exam-date", "soon"), 2, "--exam-date"),
+    ],
+)
+def test_bad_arguments_get_one_line(run_cli, hostile_history: Path, args, code, says):
+    result = _report(run_cli, hostile_history, *args)
+    assert result.returncode == code
+    assert says in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_a_folder_a_server_and_a_damaged_history_get_one_line(run_cli, tmp_path: Path):
+    folder = _report(run_cli, tmp_path)
+    assert folder.returncode == 2 and "is a folder" in folder.stderr
+    server = _report(run_cli, "postgresql://u@localhost/class")
+    assert server.returncode == 1 and "PostgreSQL" in server.stderr
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 600)
+    broken = _report(run_cli, damaged)
+    assert broken.returncode == 1
+    assert len(broken.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in broken.stderr
+
+
+def test_a_history_not_started_reports_no_answers(run_cli, tmp_path: Path):
+    result = _report(run_cli, tmp_path / "none.db")
+    assert result.returncode == 0, result.stderr
+    assert "No first attempts to report yet." in result.stdout
+    assert not (tmp_path / "none.db").exists()  # read only: nothing created
+
+
+def test_the_report_imports_neither_torch_nor_textual(tmp_path: Path, hostile_history: Path):
+    code = (
+        "import sys\n"
+        "from quizapp.cli import main\n"
+        f"code = main(['class', 'report', '--db', {str(hostile_history)!r}, '--no-default-bank',"
+        f" '--bank', {str(HOSTILE_BANK)!r}, '--format', 'json', '--exam-date', '2030-01-01'])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'torch', 'textual'})\n"
+        "print(code, ','.join(heavy), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+    assert result.stderr.strip().splitlines()[-1] == "0"

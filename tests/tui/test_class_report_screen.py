@@ -1,0 +1,178 @@
+"""The instructor's class report screen, through Pilot at 80x24: opened from the palette on the
+app's own history, and on a class's report with flagged items first and Enter to an item."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from quizapp.bank import load_bank
+from quizapp.classroom.history import ClassHistory, StudentRecord
+from quizapp.classroom.item_analysis import Answer
+from quizapp.classroom.report import build_report
+from quizapp.srs.config import Settings
+from quizapp.srs.store import ReviewStore
+from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.class_report import ClassReportScreen, ItemScreen
+from quizapp.tui.screens.home import HomeScreen
+from tests.conftest import CORPUS
+from tests.srs.readiness_helpers import answer
+from tests.tui.screen_text import screen_lines
+from tests.tui.test_lab_device import pick
+from tests.tui.test_sessions import drive, wait_for
+
+BANK = load_bank([CORPUS / "good"])
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """t-single answered wrong (option B chosen), t-tf right, with the response column."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    path = tmp_path / "history.sqlite3"
+    when = datetime.now(UTC) - timedelta(days=2)
+    with ReviewStore.open(path) as store:
+        for qid, right in (("t-single", False), ("t-tf", True)):
+            answer(store, BANK.questions[qid], when, right)
+    with sqlite3.connect(path) as connection:
+        connection.execute("ALTER TABLE reviews ADD COLUMN response TEXT")
+        connection.execute("UPDATE reviews SET response = '{\"chosen\": [1]}' WHERE id = 1")
+        connection.execute("UPDATE reviews SET response = '{\"chosen\": false}' WHERE id = 2")
+    connection.close()
+    return path
+
+
+def make_app(db: Path) -> QuizApp:
+    options = AppOptions(db_path=db, device="cpu", warm_up=False, watch=False, settings=Settings())
+    return QuizApp(BANK, options)
+
+
+def cells(table: DataTable, row: int) -> list[str]:
+    return [str(cell) for cell in table.get_row_at(row)]
+
+
+def assert_fits(app: QuizApp) -> None:
+    lines = screen_lines(app)
+    assert len(lines) <= SIZE[1]
+    assert all(len(line) <= SIZE[0] for line in lines)
+
+
+def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
+    app = make_app(db)
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pick(pilot, "Class report")
+        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+        screen = app.screen
+        assert isinstance(screen, ClassReportScreen)
+        await wait_for(pilot, lambda: screen.report is not None)
+        await pilot.pause()
+        items = screen.query_one("#class-items", DataTable)
+        assert items.row_count == 2
+        by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
+        single, tf = by_id["t-single"], by_id["t-tf"]
+        assert single[1:4] == ["1", "0%", "—"]  # one student: no discrimination
+        assert single[4] == "✓A 0% B 100%"
+        assert tf[2] == "100%" and tf[4] == "T 0% ✓F 100%"  # the key is False
+        students = screen.query_one("#class-students", DataTable)
+        assert students.row_count == 1
+        assert cells(students, 0)[1:4] == ["2", "50%", "no exam date"]
+        mastery = screen.query_one("#class-mastery", DataTable)
+        topics = {cells(mastery, r)[1]: cells(mastery, r)[2] for r in range(mastery.row_count)}
+        assert topics == {q.topic: "0%" for q in BANK.questions.values()}
+        assert_fits(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+
+    drive(app, scenario, size=SIZE)
+
+
+def class_report():
+    """Twenty students. The four strongest get the other questions right, pick option B of
+    t-single (a distractor) and say the wrong thing on t-tf; the next six get half the others
+    and t-single right; the ten weakest only t-tf. So t-tf discriminates negatively, and on
+    t-single a distractor beats the key in the upper group."""
+    single, tf = BANK.questions["t-single"], BANK.questions["t-tf"]
+    others = [BANK.questions[q] for q in ("t-multi", "t-numeric", "t-numeric-short", "t-order")]
+    key = single_key(single)
+    start = datetime(2026, 11, 2, tzinfo=UTC)
+    answers = []
+
+    def add(student: str, question, right: bool, response) -> None:
+        answers.append(
+            Answer(
+                student,
+                question.id,
+                question.deck_id,
+                question.topic,
+                start,
+                "drill",
+                right,
+                response,
+            )
+        )
+
+    for i in range(20):
+        student = f"student {i:02d}"
+        top, middle = i >= 16, 10 <= i < 16
+        picked = key if middle else 1
+        add(student, single, picked == key, {"chosen": [picked]})
+        weak = not (top or middle)
+        add(student, tf, weak, {"chosen": tf.answer if weak else not tf.answer})
+        for n, other in enumerate(others):
+            add(student, other, top or (middle and n < 2), None)
+    records = tuple(StudentRecord(f"student {i:02d}", {"testing": 0.5}, None) for i in range(20))
+    history = ClassHistory(answers=tuple(answers), students=records)
+    return build_report(history, BANK.decks, start)
+
+
+def single_key(question) -> int:
+    return next(i for i, c in enumerate(question.choices) if c.correct)
+
+
+def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
+    app = make_app(db)
+    report = class_report()
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.push_screen(ClassReportScreen(report))
+        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+        await pilot.pause()
+        items = app.screen.query_one("#class-items", DataTable)
+        first = cells(items, 0)
+        assert first[0] == "t-tf" and first[3].startswith("-") and "D<0" in first[5]
+        flagged_ids = [cells(items, r)[0] for r in range(items.row_count) if cells(items, r)[5]]
+        assert flagged_ids == ["t-tf", "t-single"]
+        assert "distractor" in cells(items, 1)[5]
+        assert_fits(app)
+        # Twenty students: the page keys bring their tables into view, the arrows stay on
+        # the questions.
+        assert "student 19" not in "\n".join(screen_lines(app))
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown")
+        await wait_for(pilot, lambda: "student 19" in "\n".join(screen_lines(app)))
+        assert items.cursor_row == 0
+        await pilot.press("pageup", "pageup", "pageup", "pageup")
+        await pilot.press("down", "enter")  # the second row: t-single
+        await wait_for(pilot, lambda: isinstance(app.screen, ItemScreen))
+        screen = app.screen
+        assert isinstance(screen, ItemScreen) and screen.question.id == "t-single"
+        text = "\n".join(screen_lines(app))
+        assert "distractor beats the key in the upper group" in text
+        assert "upper group" in text
+        assert_fits(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Explanation" in "\n".join(screen_lines(app))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+
+    drive(app, scenario, size=SIZE)
