@@ -82,12 +82,39 @@ def postgres_server():
 @pytest.fixture
 def pg_url(postgres_server, request: pytest.FixtureRequest) -> str:
     """A URL to a fresh, empty schema of the test database (its own search_path)."""
+    return _fresh_schema(postgres_server, request)
+
+
+@pytest.fixture(scope="session")
+def stoppable_postgres(postgres_server):
+    """A second cluster of its own, for tests that stop it (`pg_ctl stop -m immediate`) and
+    start it again on the same port and data folder: the shared one never goes away. Durable:
+    a commit it acknowledged must survive the stop."""
+    from tests.postgres_server import running_server
+
+    with running_server(postgres_server.bin, durable=True) as server:
+        import psycopg
+
+        with psycopg.connect(server.url(), autocommit=True) as admin:
+            admin.execute("CREATE DATABASE quizapp_tests")
+        yield server
+
+
+@pytest.fixture
+def stoppable_pg_url(stoppable_postgres, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh schema on `stoppable_postgres`; the server is running again afterwards."""
+    yield _fresh_schema(stoppable_postgres, request)
+    if stoppable_postgres.pg_ctl("status").returncode:
+        stoppable_postgres.start()
+
+
+def _fresh_schema(server, request: pytest.FixtureRequest) -> str:
     import re
     import uuid
 
     import psycopg
 
     schema = "t_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
-    with psycopg.connect(postgres_server.url("quizapp_tests"), autocommit=True) as admin:
+    with psycopg.connect(server.url("quizapp_tests"), autocommit=True) as admin:
         admin.execute(f'CREATE SCHEMA "{schema}"')
-    return postgres_server.url("quizapp_tests", options=f"-csearch_path%3D{schema}")
+    return server.url("quizapp_tests", options=f"-csearch_path%3D{schema}")

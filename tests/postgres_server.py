@@ -5,7 +5,8 @@ PostgreSQL refuses to run as root, and CI here runs as root: then initdb and pg_
 listens on a free loopback port only (no Unix socket), with trust authentication for
 127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
 PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
-(bench/bench_store.py), which compares commits that really reach the disk.
+(bench/bench_store.py), which compares commits that really reach the disk, and for the outage
+tests, whose acknowledged commits must survive `Server.stop_immediately()`.
 
 `QUIZAPP_PG_BIN` names the binaries' folder; otherwise the newest /usr/lib/postgresql/*/bin.
 Without them the PostgreSQL tests skip with one line, except under CI=true, where they fail.
@@ -34,6 +35,8 @@ class Server:
     data: Path
     port: int
     user: str  # the superuser: the instructor in the tests
+    log: Path | None = None
+    durable: bool = False  # fsync and synchronous commits as a real server (bench, crash tests)
 
     def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
         query = "&".join(f"{k}={v}" for k, v in options.items())
@@ -43,6 +46,28 @@ class Server:
 
     def pg_ctl(self, *args: str) -> subprocess.CompletedProcess[str]:
         return _run(self.bin / "pg_ctl", "-D", str(self.data), *args)
+
+    def start(self) -> None:
+        """Start (again) on the same data folder and port, and wait until it takes connections."""
+        settings = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories=''"
+            " -c max_connections=200"
+        )
+        if not self.durable:
+            settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        log = ["-l", str(self.log)] if self.log else []
+        started = self.pg_ctl("start", "-w", "-t", str(READY_TIMEOUT_S), "-o", settings, *log)
+        if started.returncode:
+            tail = self.log.read_text(errors="replace")[-2000:] if self.log else ""
+            raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()} {tail}")
+        wait_until_ready(self)
+
+    def stop_immediately(self) -> None:
+        """`pg_ctl stop -m immediate`: the server goes away at once, as in a crash (its
+        connections are cut without a goodbye; committed work survives in the WAL)."""
+        stopped = self.pg_ctl("stop", "-m", "immediate", "-w")
+        if stopped.returncode:
+            raise RuntimeError(f"pg_ctl stop failed: {stopped.stderr.strip()}")
 
 
 def server_binaries() -> Path | None:
@@ -90,28 +115,9 @@ def running_server(binaries: Path, *, durable: bool = False) -> Iterator[Server]
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
-    server = Server(binaries, data, _free_port(), user)
-    settings = (
-        f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories=''"
-        " -c max_connections=200"
-    )
-    if not durable:
-        settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable)
     try:
-        started = server.pg_ctl(
-            "start",
-            "-w",
-            "-t",
-            str(READY_TIMEOUT_S),
-            "-o",
-            settings,
-            "-l",
-            str(folder / "server.log"),
-        )
-        if started.returncode:
-            log = (folder / "server.log").read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()} {log}")
-        wait_until_ready(server)
+        server.start()
         yield server
     finally:
         server.pg_ctl("stop", "-m", "fast", "-w")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PER_STUDENT_TABLES = ("cards", "reviews", "card_flags", "exams", "fsrs_fits")
 
 MIGRATIONS: dict[int, Sequence[str]] = {
@@ -97,5 +97,12 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         # The schema the tables are in (public, or a class's own) must be reachable too.
         "DO $$ BEGIN EXECUTE format('GRANT USAGE ON SCHEMA %I TO PUBLIC', current_schema());"
         " END $$",
+    ),
+    # An answer's own id, made by the app when it is given (quizapp/srs/outbox.py): sending it
+    # again (after a lost acknowledgment, or from the outbox at the next start) changes nothing.
+    # Older rows have none; NULLs never collide.
+    3: (
+        "ALTER TABLE reviews ADD COLUMN answer_id UUID",
+        "CREATE UNIQUE INDEX reviews_by_answer_id ON reviews(student, answer_id)",
     ),
 }

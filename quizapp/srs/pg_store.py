@@ -142,8 +142,11 @@ class PostgresStore:
         kind: str,
         scheduler: Scheduler,
         response: Mapping[str, object] | None = None,
+        answer_id: str | None = None,
     ) -> Card | None:
-        """As ReviewStore.record_answer: the review and the card in one transaction."""
+        """As ReviewStore.record_answer: the review and the card in one transaction.
+        `answer_id` (a UUID the app made when the answer was given): an answer already stored
+        under it is left as it is, and its card too; `last_review_id` is its row."""
         when_ms = to_ms(when)
         with self.connection.transaction():
             row = self._one(
@@ -156,8 +159,9 @@ class PostgresStore:
             practice = kind == PRACTICE
             inserted = self._one(
                 "INSERT INTO reviews (student, question_id, deck_id, topic, kind, reviewed_ms,"
-                " rating, correct, duration_ms, state_before, card_before, response)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                " rating, correct, duration_ms, state_before, card_before, response, answer_id)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (student, answer_id) DO NOTHING RETURNING id",
                 self.student,
                 question_id,
                 deck_id,
@@ -170,8 +174,12 @@ class PostgresStore:
                 row[1] if row else None,
                 None if practice or not row else row[0],
                 None if response is None else Jsonb(dict(response)),
+                answer_id,
             )
-            self.last_review_id = int(inserted[0]) if inserted else None
+            if inserted is None:  # sent before: its commit reached us, its acknowledgment did not
+                self.last_review_id = self.review_id_for_answer(answer_id or "")
+                return before
+            self.last_review_id = int(inserted[0])
             if practice:
                 return before
             after, _log = review(scheduler, before, rating, when, duration_ms, fuzz_key=question_id)
@@ -451,6 +459,12 @@ class PostgresStore:
             kind,
             int(rating),
             duration_ms,
+        )
+        return None if row is None else int(row[0])
+
+    def review_id_for_answer(self, answer_id: str) -> int | None:
+        row = self._one(
+            "SELECT id FROM reviews WHERE student = %s AND answer_id = %s", self.student, answer_id
         )
         return None if row is None else int(row[0])
 

@@ -21,12 +21,14 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     # Annotations only: the app imports this module before its first frame, and the store,
     # the scheduler (fsrs) and SQLite load in the writer's thread, after it.
     from quizapp.srs.history import HistoryStore
+    from quizapp.srs.outbox import Outbox
     from quizapp.srs.scheduling import Rating, Scheduler
 
 BUSY_TIMEOUT_S = 1.0  # short: a lock shows up in the status within a second, then we retry
@@ -49,6 +51,9 @@ class WriterStatus:
     waiting_since: float | None = None  # time.monotonic() the oldest pending write came in
     failure: str | None = None  # why the history could not be opened
     notice: str | None = None  # ReviewStore.notice: a file moved aside on opening
+    kept: int = 0  # pending writes kept in the outbox on this machine (PostgreSQL only)
+    sent_from_outbox: int = 0  # answers sent after being kept there, since the writer started
+    outbox_error: str | None = None  # why the outbox could not be written, if it could not
 
 
 @dataclass(eq=False)
@@ -63,6 +68,8 @@ class Ticket:
     withdrawn: bool = False  # taken back while being written: dropped, or undone once saved
     review_id: int | None = None  # an answer: the row it wrote (undo takes back exactly that)
     outcome: Any = None  # an undo: the question id taken back, or None
+    kept: int | None = None  # its place in the outbox (quizapp/srs/outbox.py), once kept there
+    kept_write: Write | None = None  # the write as kept (a rerating may change it since)
 
 
 class Write(Protocol):
@@ -82,9 +89,11 @@ class AnswerWrite:
     kind: str
     scheduler: Scheduler
     response: Mapping[str, object] | None = None  # what was answered (bank/responses.py)
+    # A UUID made when it was given (PostgreSQL only): sent twice, it is stored once.
+    answer_id: str | None = None
 
     def apply(self, store: HistoryStore, ticket: Ticket) -> None:
-        if ticket.attempts:
+        if ticket.attempts and self.answer_id is None:
             # A COMMIT that reported an error may still have reached the disk (an fsync error
             # after the WAL frame was written): look before writing the answer twice.
             found = store.find_review(
@@ -108,6 +117,7 @@ class AnswerWrite:
             kind=self.kind,
             scheduler=self.scheduler,
             response=self.response,
+            **({} if self.answer_id is None else {"answer_id": self.answer_id}),
         )
         ticket.review_id = store.last_review_id
 
@@ -182,7 +192,10 @@ class HistoryWriter:
         busy_timeout: float = BUSY_TIMEOUT_S,
         first_retry: float = FIRST_RETRY_S,
         longest_retry: float = LONGEST_RETRY_S,
+        outbox_path: Path | None = None,
     ) -> None:
+        """`outbox_path`: a PostgreSQL history's outbox (quizapp/srs/outbox.py), where what
+        waits is kept while the server cannot be reached; None for SQLite."""
         self._open_store = open_store
         self._on_change = on_change
         self._busy_timeout = busy_timeout
@@ -198,6 +211,12 @@ class HistoryWriter:
         self._closing = False  # no new writes; save what waits, then stop
         self._abandon = False  # stop now, whatever waits
         self._hurry = 0  # flushes and closes waiting: retry without backing off
+        self._outbox_path = outbox_path
+        self._outbox: Outbox | None = None  # opened at the first failure, or to send what waits
+        self._forget: list[int] = []  # outbox places of writes dropped since
+        self._sent_from_outbox = 0
+        self._outbox_error: str | None = None
+        self._outbox_unusable = False  # found damaged at opening: writes wait in memory only
         self._thread = threading.Thread(target=self._run, name="history writer", daemon=True)
 
     # -- the caller's side -------------------------------------------------------------------
@@ -211,6 +230,14 @@ class HistoryWriter:
         with self._lock:
             if self._closing or self._state in ("failed", "closed"):
                 raise WriterClosed(f"the history writer is {self._state}")
+            if (
+                self._outbox_path is not None
+                and isinstance(write, AnswerWrite)
+                and write.answer_id is None
+            ):
+                import uuid
+
+                write = dataclasses.replace(write, answer_id=str(uuid.uuid4()))
             ticket = Ticket(write)
             self._queue.append(ticket)
             self._lock.notify_all()
@@ -224,7 +251,7 @@ class HistoryWriter:
             if ticket is self._in_flight or ticket not in self._queue:
                 return False
             self._queue.remove(ticket)
-            ticket.cancelled = True
+            self._dropped(ticket)
         self._on_change()
         return True
 
@@ -240,7 +267,7 @@ class HistoryWriter:
                 return None
             if ticket in self._queue:
                 self._queue.remove(ticket)
-                ticket.cancelled = True
+                self._dropped(ticket)
                 undo = None
             else:
                 if self._closing or self._state in ("failed", "closed"):
@@ -273,6 +300,12 @@ class HistoryWriter:
         self._on_change()
         return rerate
 
+    def _dropped(self, ticket: Ticket) -> None:
+        """Under the lock: `ticket` leaves the queue unsaved, and the outbox with it."""
+        ticket.cancelled = True
+        if ticket.kept is not None:
+            self._forget.append(ticket.kept)
+
     def status(self) -> WriterStatus:
         with self._lock:
             error = self._last_error
@@ -286,6 +319,9 @@ class HistoryWriter:
                 waiting_since=self._queue[0].submitted if self._queue else None,
                 failure=self._failure,
                 notice=self._notice,
+                kept=sum(t.kept is not None for t in self._queue),
+                sent_from_outbox=self._sent_from_outbox,
+                outbox_error=self._outbox_error,
             )
 
     def last_cause(self) -> str | None:
@@ -348,6 +384,7 @@ class HistoryWriter:
                 self._lock.notify_all()
             self._on_change()
             return
+        self._send_kept()
         with self._lock:
             self._state, self._notice = "open", store.notice
         self._on_change()
@@ -356,6 +393,8 @@ class HistoryWriter:
         finally:
             with contextlib.suppress(Exception):
                 store.close()
+            if self._outbox is not None:
+                self._outbox.close()
             with self._lock:
                 self._state = "closed"
                 self._lock.notify_all()
@@ -375,35 +414,46 @@ class HistoryWriter:
                 while not self._queue and not self._closing:
                     self._lock.wait()
                 if self._abandon or not self._queue:
-                    return
+                    abandoned = bool(self._queue)
+                    break
                 ticket = self._in_flight = self._queue[0]
+            if self._outbox is not None:
+                self._keep_waiting()
             error: Exception | None = None
             try:
                 ticket.write.apply(store, ticket)
             except Exception as exc:  # never lose the write: keep it and try again
                 error = exc
+            if error is None and ticket.kept is not None and self._outbox is not None:
+                # Before it leaves the queue: no longer waiting means no longer kept.
+                with contextlib.suppress(Exception):  # left: sent again, and stored once
+                    self._outbox.remove(ticket.kept)
             with self._lock:
                 self._in_flight = None
                 if error is None:
                     self._queue.popleft()
                     ticket.saved = True
+                    if ticket.kept is not None and isinstance(ticket.write, AnswerWrite):
+                        self._sent_from_outbox += 1
                     self._last_error = None
                     delay, failures = self._first_retry, 0
                     if ticket.withdrawn:  # taken back while it was being written
                         self._queue.appendleft(Ticket(UndoWrite(ticket)))
                 elif ticket.withdrawn:
                     self._queue.popleft()
-                    ticket.cancelled = True
+                    self._dropped(ticket)
                     self._last_error = error
                 else:
                     ticket.attempts += 1
                     self._last_error = error
                     failures += 1
                 self._lock.notify_all()
+            if self._outbox_path is not None and error is not None:
+                self._keep_waiting()  # the server is away: what waits is kept on this machine
             self._on_change()
             if error is None:
                 continue
-            if failures % REOPEN_AFTER == 0 and not is_busy(error):
+            if (failures % REOPEN_AFTER == 0 or _connection_lost(store)) and not is_busy(error):
                 with contextlib.suppress(Exception):  # still failing: the next attempt says why
                     store.reopen()
                     self._prepare(store)
@@ -411,3 +461,68 @@ class HistoryWriter:
                 if not self._abandon:
                     self._lock.wait(self._first_retry if self._hurry else delay)
             delay = min(delay * 2, self._longest_retry)
+        if abandoned and self._outbox_path is not None:
+            self._keep_waiting()  # quitting with writes unsaved: sent at the next start
+
+    # -- the outbox (PostgreSQL) ---------------------------------------------------------------
+
+    def _send_kept(self) -> None:
+        """At opening: what an earlier run kept in the outbox goes first, in its order."""
+        from quizapp.srs.outbox import Outbox
+
+        path = self._outbox_path
+        if path is None or not Outbox.exists(path):
+            return
+        try:
+            self._outbox = Outbox(path)
+            kept = self._outbox.entries()
+        except Exception as exc:  # unreadable: left as it is on the disk, and not used
+            self._outbox_error = f"{path} cannot be read: {exc}"
+            self._outbox_unusable = True
+            if self._outbox is not None:
+                self._outbox.close()
+                self._outbox = None
+            return
+        # Tried before: a retry looks before writing again (and answers carry their id).
+        tickets = [Ticket(write, attempts=1, kept=seq, kept_write=write) for seq, write in kept]
+        with self._lock:
+            self._queue.extendleft(reversed(tickets))
+
+    def _keep_waiting(self) -> None:
+        """Make the outbox hold exactly the writes that wait, in order: drop what was saved
+        or taken back, add what came in, rewrite what was rerated while waiting."""
+        from quizapp.srs.outbox import Outbox
+
+        if self._outbox_unusable:
+            return
+        try:
+            if self._outbox is None:
+                assert self._outbox_path is not None
+                self._outbox = Outbox(self._outbox_path)
+            outbox = self._outbox
+            with self._lock:
+                forget, self._forget = self._forget, []
+                changed = [(t, t.write) for t in self._queue if t.kept_write is not t.write]
+            for seq in forget:
+                outbox.remove(seq)
+            for ticket, write in changed:
+                if ticket.kept is not None:
+                    outbox.replace(ticket.kept, write)
+                    ticket.kept_write = write
+                    continue
+                seq = outbox.add(write)
+                if seq is None:
+                    continue
+                with self._lock:
+                    ticket.kept, ticket.kept_write = seq, write
+                    gone = ticket.cancelled or ticket.saved
+                if gone:  # dropped or saved while it was being kept
+                    outbox.remove(seq)
+            self._outbox_error = None
+        except Exception as exc:  # the writes still wait in memory; tried again next time
+            self._outbox_error = f"{self._outbox_path}: {exc}"
+
+
+def _connection_lost(store: HistoryStore) -> bool:
+    """A PostgreSQL connection the server dropped: reconnect at once, not after a few tries."""
+    return bool(getattr(getattr(store, "connection", None), "closed", False))

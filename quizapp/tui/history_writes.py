@@ -38,6 +38,7 @@ from quizapp.srs.writer import (
     WriterClosed,
     WriterStatus,
 )
+from quizapp.tui.class_store import Outage, kept_line, quit_note, reconnect
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ class HistoryService:
         self._when_failed: list[Callable[[], None]] = []
         self._recheck_timer_set = False
         self._asking_student = False
+        self._outage = Outage()  # a PostgreSQL server away: what was said, the cards known
+        self._closing = False
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -135,7 +138,12 @@ class HistoryService:
 
             return open_writer(path)
 
-        self.writer = HistoryWriter(open_store, self._from_writer)
+        outbox = None
+        if isinstance(path, PostgresLocation):
+            from quizapp.srs.outbox import outbox_path
+
+            outbox = outbox_path(path)
+        self.writer = HistoryWriter(open_store, self._from_writer, outbox_path=outbox)
         self.writer.start()
 
     def _ask_student(self, where: StudentToAsk) -> None:
@@ -181,6 +189,7 @@ class HistoryService:
             self.unsaved_at_exit = self.writer.close(UNMOUNT_FLUSH_SECONDS)
 
     def _close_reader(self) -> None:
+        self._closing = True
         # First: the writer's connection, closing last, checkpoints and removes the -wal (a
         # read-only connection closing last cannot).
         if self.reader is not None:
@@ -200,6 +209,8 @@ class HistoryService:
                 f"the review history could not be opened: {self.failure}; nothing was saved"
             )
         if self.unsaved_at_exit and self.writer is not None:
+            if self.writer.status().kept:
+                return [*lines, quit_note(self.writer.status())]
             last = self.writer.last_cause() or "unknown error"
             left = self.writer.pending_writes()
             what = _what(len(left), sum(isinstance(w, AnswerWrite) for w in left))
@@ -223,10 +234,16 @@ class HistoryService:
         before, status = self._status, self.writer.status()
         self._status = status
         if status.state == "open" and self.reader is None and self.failure is None:
-            self._opened(status)
+            if not self._closing:  # the reader goes first when closing: not opened again
+                self._opened(status)
         elif status.state == "failed" and self.failure is None:
             self._failed(status.failure or "unknown error")
         self._report_undos()
+        sent = self._outage.sent(status)
+        if sent is not None:
+            self.app.notify(sent, title="Review history", timeout=8, markup=False)
+        if status.outbox_error and status.outbox_error != before.outbox_error:
+            self._error(f"The outbox on this machine: {status.outbox_error}", timeout=20)
         self._show_status()
         if status.pending != before.pending and self.reader is not None:
             # An answer queued or saved: the due and new counts move at once.
@@ -243,6 +260,9 @@ class HistoryService:
             self._failed(str(exc))
             return
         self.reload_parameters()
+        reader = self.reader
+        rows = self.read(reader.card_rows, "the cards") if self._outbox_in_use() else None
+        self._outage.cards.remember_rows(rows or [])
         if status.notice:
             # Every time a file is moved aside, the user is told where it went.
             self.app.notify(
@@ -276,11 +296,23 @@ class HistoryService:
         for otherwise in callbacks:
             otherwise()
 
+    def _outbox_in_use(self) -> bool:
+        return isinstance(self.path, PostgresLocation)
+
+    def _server_away(self) -> bool:
+        """A PostgreSQL history whose writes fail or are kept on this machine."""
+        if not self._outbox_in_use() or self.writer is None:
+            return False
+        return self._outage.server_away(self.writer.status())
+
     def status_line(self) -> str:
         """What the status bar says: empty while nothing has waited long or failed."""
         status = self._status
         if not status.pending:
             return ""
+        kept = kept_line(status)
+        if kept is not None:
+            return kept
         waited = time.monotonic() - (status.waiting_since or time.monotonic())
         if status.last_error is None and waited < QUIET_SECONDS:
             if not self._recheck_timer_set:
@@ -310,6 +342,8 @@ class HistoryService:
         status = self._status
         if not status.pending:
             return ""
+        if status.kept:
+            return quit_note(status)
         what = _what(status.pending, status.pending_answers)
         why = f" ({status.last_error})" if status.last_error else ""
         return (
@@ -337,6 +371,17 @@ class HistoryService:
         try:
             return reading()
         except read_errors() as exc:
+            if self._server_away():
+                return None  # the status bar says so already; drills go on from what we know
+            if self._outbox_in_use():
+                if reconnect(self.reader):
+                    return self.read(reading, what)
+                away = self._outage.away(cause(exc))
+                if away is not None:
+                    self.app.notify(
+                        away, title="Review history", severity="warning", timeout=10, markup=False
+                    )
+                return None
             self._error(f"Reading {what} from {self.path} failed: {cause(exc)}", timeout=10)
             return None
 
@@ -397,7 +442,8 @@ class HistoryService:
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
         view = self.view()
-        before = None if view is None else self.read(lambda: view.card(question.id), "the card")
+        read = None if view is None else self.read(lambda: (view.card(question.id),), "the card")
+        before = read[0] if read is not None else self._outage.cards.card(question.id)
         scheduled = _schedule(
             Scheduled(
                 question_id=question.id,
@@ -428,6 +474,7 @@ class HistoryService:
         )
         if ticket is not None:
             self._answers.append(ticket)
+        self._outage.cards.answered(question.id, scheduled.after)
         return replace(scheduled, ticket=ticket, saved=ticket is not None)
 
     def rerate(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
@@ -439,7 +486,9 @@ class HistoryService:
             except WriterClosed:
                 return scheduled
             self._refresh()
-        return _schedule(replace(scheduled, rating=rating))
+        rescheduled = _schedule(replace(scheduled, rating=rating))
+        self._outage.cards.answered(scheduled.question_id, rescheduled.after)
+        return rescheduled
 
     def undo_answer(self) -> bool:
         """Take this app's latest answer back. False if there was none to take back."""
@@ -448,6 +497,7 @@ class HistoryService:
         if not self._answers:
             return False
         ticket = self._answers.pop()
+        self._outage.cards.forget(ticket.write.question_id)  # type: ignore[attr-defined]
         try:
             undo = self.writer.withdraw(ticket)
         except WriterClosed:
