@@ -21,11 +21,7 @@ that line: the rest of the file, comments included, is kept.
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import stat
-import tempfile
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
@@ -129,98 +125,3 @@ def _exam_date(path: Path, value: object) -> date:
     if isinstance(value, date) and not isinstance(value, datetime):
         return value
     raise ConfigError(f"{path}: exam_date must be a date like 2027-01-15, not {value!r}")
-
-
-_EXAM_DATE_LINE = re.compile(r"^[ \t]*exam_date[ \t]*=.*(?:\n|$)", re.MULTILINE)
-
-
-def save_exam_date(day: date | None, path: Path | None = None) -> Path:
-    """Set (or, with None, remove) `exam_date` in config.toml, keeping every other line.
-
-    The file is checked before and after: a broken config is reported, not rewritten; it is
-    replaced atomically, and only if it is a regular file (or does not exist yet).
-    """
-    path = path or config_path()
-    if path.is_symlink():  # a dotfiles link: write where it points, keep the link
-        path = path.resolve()
-    if path.exists() and not path.is_file():
-        raise ConfigError(f"{path}: not a regular file; exam_date not saved")
-    load_settings(path)  # a broken file is a ConfigError naming its line
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    line = f"exam_date = {day.isoformat()}\n" if day is not None else ""
-    if _EXAM_DATE_LINE.search(text):
-        text = _EXAM_DATE_LINE.sub(lambda _: line, text, count=1)
-    elif day is not None:
-        text = text + ("" if not text or text.endswith("\n") else "\n") + line
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        load_settings(temporary)  # never write a file that would not load
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot write: {exc}") from None
-    finally:
-        temporary.unlink(missing_ok=True)
-    return path
-
-
-def save_setting(path: Path, key: str, value: bool | int | float | str) -> None:
-    """Write `key = value` into the config file: the key's line is replaced if it has one,
-    else appended; every other line stays as it was. The file is replaced atomically (a
-    symlink's target, not the link), and only by a file that loads without error."""
-    if key not in {f.name for f in fields(Settings)}:
-        raise ConfigError(f"{path}: unknown setting {key!r}")
-    target = path.resolve()
-    try:
-        mode = target.stat().st_mode
-    except FileNotFoundError:
-        text, text_mode = "", None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
-    else:
-        if not stat.S_ISREG(mode):
-            raise ConfigError(f"{path}: not a regular file; the setting was not saved")
-        text_mode = stat.S_IMODE(mode)
-        try:
-            text = target.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read: {exc}") from None
-    line = f"{key} = {_toml_value(value)}"
-    # The value runs to the end of the line or to the spaces before a comment, which stays.
-    pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=[^\n#]*?(?=[ \t]*(?:#|$))", re.MULTILINE)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: line, text, count=1)
-    else:
-        text += ("" if not text or text.endswith("\n") else "\n") + line + "\n"
-    _check_loads(path, text)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=target.parent, prefix=".config-", delete=False
-        ) as out:
-            out.write(text)
-        if text_mode is not None:
-            os.chmod(out.name, text_mode)  # the file keeps its permissions
-        os.replace(out.name, target)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot write: {exc}") from None
-
-
-def _check_loads(path: Path, text: str) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        trial = Path(folder) / "config.toml"
-        trial.write_text(text, encoding="utf-8")
-        try:
-            load_settings(trial)
-        except ConfigError as exc:
-            raise ConfigError(f"{path}: {str(exc).removeprefix(f'{trial}: ')}") from None
-
-
-def _toml_value(value: bool | int | float | str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    # A TOML basic string: JSON's escapes are TOML's, bar DEL, which TOML wants escaped too.
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")

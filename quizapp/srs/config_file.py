@@ -1,5 +1,8 @@
 """Writing one setting back into `config.toml`, leaving the rest of the file as it was.
 
+The one writer of the config file: the theme picked in the palette, the exam date, whether
+quizzes reschedule; any `Settings` field, set or (with None) removed.
+
 The standard library reads TOML (tomllib) but does not write it, and rewriting the whole file
 from parsed data would drop the user's comments and layout. So one top-level `key = "value"`
 line is replaced (or added before the first table), and the change is proved before it lands:
@@ -13,30 +16,38 @@ is in the middle of editing it, and the app's refusal to start already says wher
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
 import tempfile
 import tomllib
+from dataclasses import fields
+from datetime import date
 from pathlib import Path
 
-from quizapp.srs.config import ConfigError
+from quizapp.srs.config import ConfigError, Settings, load_settings
 
-# What this module writes: a plain identifier. Theme names are like that ("nord",
-# "textual-dark", "gruvbox"); anything else is refused rather than quoted and escaped.
-_PLAIN_VALUE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+Value = str | bool | int | float | date | None  # None: remove the key's line
+_SETTING_NAMES = frozenset(f.name for f in fields(Settings))
 _TABLE = re.compile(r"\s*\[")
-_NEW_FILE = "# quizapp settings (see the README). The app writes `theme` when you pick one.\n"
+_NEW_FILE = (
+    "# quizapp settings (see the README). The app writes a setting here when you change it.\n"
+)
 
 
-def set_config_value(path: Path, key: str, value: str) -> None:
-    """Set top-level `key = "value"` in the TOML file at `path`, creating it if needed.
+def set_config_value(path: Path, key: str, value: Value) -> Path:
+    """Set top-level `key = value` in the TOML file at `path` (None: remove the line), creating
+    the file if needed. Returns the file written (a symlink's target).
 
-    Raises ConfigError, leaving the file untouched, when the file cannot be read, does not
-    parse, is not a regular file, or the edit would change anything but `key`.
+    Raises ConfigError, leaving the file untouched, when the key is not a setting, the file
+    cannot be read, does not parse, is not a regular file, the value is out of range, or the
+    edit would change anything but `key`.
     """
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or not _PLAIN_VALUE.fullmatch(value):
-        raise ConfigError(f"cannot write {key} = {value!r} to {path}")
+    if key not in _SETTING_NAMES:
+        raise ConfigError(f"{path}: unknown setting {key!r}")
+    if isinstance(value, str) and any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ConfigError(f"{path}: {key} cannot hold control characters; not saved")
     target = path.resolve() if path.is_symlink() else path
     old_text = _read(target)
     try:
@@ -48,14 +59,53 @@ def set_config_value(path: Path, key: str, value: str) -> None:
         new = tomllib.loads(new_text)
     except tomllib.TOMLDecodeError:
         new = None
-    if new != {**old, key: value}:
+    expected = {k: v for k, v in old.items() if k != key}
+    if value is not None:
+        expected[key] = value
+    if new != expected:
         raise ConfigError(f"{path}: the {key} line is not a plain one; {key} is not saved")
+    # The value as the app will read it: of the right type and in range, alone and (when the
+    # file loaded before) beside the rest of the file.
+    if value is not None:
+        _check_loads(path, f"{key} = {_toml_value(value)}\n")
+    if _loads(old_text):
+        _check_loads(path, new_text)
     if new_text == old_text:
-        return
+        return target
     try:
         _replace(target, new_text)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return target
+
+
+def _loads(text: str) -> bool:
+    try:
+        _check_loads(Path("config.toml"), text)
+    except ConfigError:
+        return False
+    return True
+
+
+def _check_loads(path: Path, text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        trial = Path(folder) / "config.toml"
+        trial.write_text(text, encoding="utf-8")
+        try:
+            load_settings(trial)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: {str(exc).removeprefix(f'{trial}: ')}") from None
+
+
+def _toml_value(value: str | bool | int | float | date) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, date):
+        return value.isoformat()  # a TOML local date: exam_date = 2027-01-15
+    # A TOML basic string: JSON's escapes are TOML's, bar DEL, which TOML wants escaped too.
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _read(path: Path) -> str:
@@ -74,20 +124,30 @@ def _read(path: Path) -> str:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
 
 
-def _with_value(text: str, key: str, value: str) -> str:
-    """`text` with the top-level `key` line set to `value`: replaced, or added."""
+def _with_value(text: str, key: str, value: Value) -> str:
+    """`text` with the top-level `key` line set to `value`: replaced, added, or (None) removed.
+    A comment after the value stays; the result is checked by parsing, so a line this does
+    not understand is refused rather than mangled."""
     lines = text.splitlines(keepends=True)
-    assignment = re.compile(rf"(\s*{re.escape(key)}\s*=\s*)(\"[^\"\\\n]*\"|'[^'\n]*')(.*)", re.S)
+    # The value: a one-line quoted string, or a bare token (number, boolean, date).
+    assignment = re.compile(
+        rf"(\s*{re.escape(key)}\s*=\s*)(\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\s#\"']+)(.*)", re.S
+    )
     top_level_end = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
     for index in range(top_level_end):
         found = assignment.fullmatch(lines[index])
         if found:
-            lines[index] = f'{found.group(1)}"{value}"{found.group(3)}'
+            if value is None:
+                del lines[index]
+            else:
+                lines[index] = f"{found.group(1)}{_toml_value(value)}{found.group(3)}"
             return "".join(lines)
+    if value is None:
+        return text
     newline = "\r\n" if "\r\n" in text else "\n"
     if top_level_end and not lines[top_level_end - 1].endswith(("\n", "\r")):
         lines[top_level_end - 1] += newline
-    lines.insert(top_level_end, f'{key} = "{value}"{newline}')
+    lines.insert(top_level_end, f"{key} = {_toml_value(value)}{newline}")
     return "".join(lines)
 
 

@@ -34,7 +34,8 @@ def quiz_mode_text(reschedules: bool) -> str:
 
 def set_quiz_reschedules(app: QuizApp, on: bool) -> None:
     """Switch the mode for the quizzes to come, and remember it in config.toml."""
-    from quizapp.srs.config import ConfigError, save_setting
+    from quizapp.srs.config import ConfigError
+    from quizapp.srs.config_file import set_config_value
 
     if app.settings.quiz_reschedules == on:
         return
@@ -43,7 +44,7 @@ def set_quiz_reschedules(app: QuizApp, on: bool) -> None:
     if path is None:
         return
     try:
-        save_setting(path, "quiz_reschedules", on)
+        set_config_value(path, "quiz_reschedules", on)
     except ConfigError as exc:
         app.notify(
             f"Not remembered for next time: {exc}",

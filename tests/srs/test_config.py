@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.config import ConfigError, Settings, config_path, load_settings, save_setting
+from quizapp.srs.config import ConfigError, Settings, config_path, load_settings
+from quizapp.srs.config_file import set_config_value
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -215,18 +216,16 @@ def test_the_daily_budget_is_bounded(tmp_path: Path, value: str) -> None:
 def test_saving_the_exam_date_keeps_every_other_line(tmp_path: Path) -> None:
     from datetime import date
 
-    from quizapp.srs.config import save_exam_date
-
     path = write(tmp_path, "# my settings\nnew_cards_per_day = 5\nexam_date = 2027-01-01\n")
-    save_exam_date(date(2027, 1, 15), path)
+    set_config_value(path, "exam_date", date(2027, 1, 15))
     assert path.read_text() == "# my settings\nnew_cards_per_day = 5\nexam_date = 2027-01-15\n"
-    save_exam_date(None, path)
+    set_config_value(path, "exam_date", None)
     assert path.read_text() == "# my settings\nnew_cards_per_day = 5\n"
-    save_exam_date(date(2027, 2, 1), path)
+    set_config_value(path, "exam_date", date(2027, 2, 1))
     assert load_settings(path).exam_date == date(2027, 2, 1)
     fresh = tmp_path / "new" / "config.toml"
-    save_exam_date(date(2027, 3, 1), fresh)
-    assert fresh.read_text() == "exam_date = 2027-03-01\n"
+    set_config_value(fresh, "exam_date", date(2027, 3, 1))
+    assert fresh.read_text().endswith("\nexam_date = 2027-03-01\n")  # after a header comment
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml", "new"]  # no leftovers
 
 
@@ -235,24 +234,22 @@ def test_saving_the_exam_date_follows_a_link_and_refuses_what_it_cannot_keep(
 ) -> None:
     from datetime import date
 
-    from quizapp.srs.config import save_exam_date
-
     target = write(tmp_path, "fast_seconds = 4\n")
     link = tmp_path / "link.toml"
     link.symlink_to(target)
-    save_exam_date(date(2027, 1, 15), link)
+    set_config_value(link, "exam_date", date(2027, 1, 15))
     assert link.is_symlink() and "exam_date = 2027-01-15" in target.read_text()
 
     broken = tmp_path / "broken.toml"
     broken.write_text("fast_seconds = = 3\n")
     with pytest.raises(ConfigError, match="line 1"):
-        save_exam_date(date(2027, 1, 15), broken)
+        set_config_value(broken, "exam_date", date(2027, 1, 15))
     assert broken.read_text() == "fast_seconds = = 3\n"  # left as it was
 
     folder = tmp_path / "folder.toml"
     folder.mkdir()
     with pytest.raises(ConfigError, match="not a regular file"):
-        save_exam_date(date(2027, 1, 15), folder)
+        set_config_value(folder, "exam_date", date(2027, 1, 15))
 
 
 def test_the_theme_is_read_as_a_name(tmp_path: Path) -> None:
@@ -286,31 +283,31 @@ def test_a_saved_setting_keeps_every_other_line(tmp_path: Path) -> None:
         "fast_seconds = 4",
     )
     path.chmod(0o640)
-    save_setting(path, "quiz_reschedules", True)
+    set_config_value(path, "quiz_reschedules", True)
     assert path.read_text() == (
         "# my settings\nnew_cards_per_day = 35\nquiz_reschedules = true  # for now\n"
         "fast_seconds = 4"
     )
     assert path.stat().st_mode & 0o777 == 0o640
-    save_setting(path, "new_cards_per_day", 12)
+    set_config_value(path, "new_cards_per_day", 12)
     settings = load_settings(path)
     assert (settings.new_cards_per_day, settings.quiz_reschedules) == (12, True)
 
 
 def test_a_setting_is_appended_to_a_file_without_it_or_to_a_new_one(tmp_path: Path) -> None:
     path = write(tmp_path, "new_cards_per_day = 35")  # no final newline
-    save_setting(path, "quiz_reschedules", True)
+    set_config_value(path, "quiz_reschedules", True)
     assert path.read_text() == "new_cards_per_day = 35\nquiz_reschedules = true\n"
     fresh = tmp_path / "new" / "folder" / "config.toml"
-    save_setting(fresh, "quiz_reschedules", False)
-    assert fresh.read_text() == "quiz_reschedules = false\n"
+    set_config_value(fresh, "quiz_reschedules", False)
+    assert fresh.read_text().endswith("\nquiz_reschedules = false\n")  # after a header comment
 
 
 def test_a_symlinked_config_stays_a_symlink(tmp_path: Path) -> None:
     real = write(tmp_path, "new_cards_per_day = 35\n")
     link = tmp_path / "link.toml"
     link.symlink_to(real)
-    save_setting(link, "quiz_reschedules", True)
+    set_config_value(link, "quiz_reschedules", True)
     assert link.is_symlink() and "quiz_reschedules = true" in real.read_text()
 
 
@@ -319,21 +316,49 @@ def test_nothing_is_written_over_a_broken_file_a_folder_or_with_a_bad_value(
 ) -> None:
     broken = write(tmp_path, "new_cards_per_day 20\n")
     with pytest.raises(ConfigError, match="line 1"):
-        save_setting(broken, "quiz_reschedules", True)
+        set_config_value(broken, "quiz_reschedules", True)
     assert broken.read_text() == "new_cards_per_day 20\n"
     folder = tmp_path / "folder.toml"
     folder.mkdir()
     with pytest.raises(ConfigError, match="not a regular file"):
-        save_setting(folder, "quiz_reschedules", True)
+        set_config_value(folder, "quiz_reschedules", True)
     good = tmp_path / "good.toml"
     good.write_text("new_cards_per_day = 5\n")
     with pytest.raises(ConfigError, match="out of range"):
-        save_setting(good, "new_cards_per_day", -1)
+        set_config_value(good, "new_cards_per_day", -1)
     with pytest.raises(ConfigError, match="unknown setting"):
-        save_setting(good, "colour", "red")
+        set_config_value(good, "colour", "red")
     assert good.read_text() == "new_cards_per_day = 5\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "config.toml",
         "folder.toml",
         "good.toml",
     ]  # no temporary file left behind
+
+
+def test_removing_a_setting_that_is_not_there_writes_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "config.toml"
+    set_config_value(missing, "exam_date", None)
+    assert not missing.exists()  # no file is made only to hold nothing
+
+
+def test_one_writer_for_every_kind_of_value(tmp_path: Path) -> None:
+    from datetime import date
+
+    path = write(tmp_path, "theme = 'nord'  # mine\n")
+    set_config_value(path, "desired_retention", 0.85)
+    set_config_value(path, "quiz_reschedules", True)
+    set_config_value(path, "exam_date", date(2027, 1, 15))
+    set_config_value(path, "student", "Zoë")
+    set_config_value(path, "theme", "gruvbox")
+    settings = load_settings(path)
+    assert (settings.desired_retention, settings.quiz_reschedules) == (0.85, True)
+    assert (settings.exam_date, settings.student, settings.theme) == (
+        date(2027, 1, 15),
+        "Zoë",
+        "gruvbox",
+    )
+    assert path.read_text().startswith('theme = "gruvbox"  # mine\n')
+    with pytest.raises(ConfigError, match="out of range"):
+        set_config_value(path, "desired_retention", 1.5)
+    assert load_settings(path).desired_retention == 0.85

@@ -314,13 +314,14 @@ def ask_exam_date(app: App[None], then: Callable[[], None] | None = None) -> Non
 
 def set_exam_date(app: App[None], day: date | None) -> None:
     """Use `day` as the exam date in this app and save it in config.toml."""
-    from quizapp.srs.config import ConfigError, save_exam_date
+    from quizapp.srs.config import ConfigError, config_path
+    from quizapp.srs.config_file import set_config_value
 
     settings = replace(app.settings, exam_date=day)  # type: ignore[attr-defined]
     app.settings = settings  # type: ignore[attr-defined]
     app.options = replace(app.options, settings=settings)  # type: ignore[attr-defined]
     try:
-        path = save_exam_date(day)
+        path = set_config_value(config_path(), "exam_date", day)
     except ConfigError as exc:
         app.notify(
             f"Exam date set for this session only: {exc}",
