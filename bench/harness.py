@@ -29,6 +29,8 @@ class Benchmark:
     # True: candidate and baseline return their own timing in seconds (a spawned program timed
     # to an event, without the time it takes to end it afterwards).
     self_timed: bool = False
+    # Figures that are not timings (e.g. memory per process), printed under the result.
+    notes: Callable[[], list[str]] | None = None
 
 
 @dataclass

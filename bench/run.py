@@ -48,6 +48,8 @@ def run_module(path: Path, filters: list[str]) -> tuple[int, int]:
             print(f"    baseline: {benchmark.baseline_label}")
         if result.peak_mb is not None:
             print(f"    peak memory: {result.peak_mb:.0f} MB")
+        for note in benchmark.notes() if benchmark.notes else []:
+            print(f"    {note}")
         # Other work on the machine stretches both sides alike, but not always evenly: say how busy.
         print(f"    load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         sys.stdout.flush()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-# A session's private memory once torch is loaded and the lab has run one computation, in MiB:
-# measured by `python bench/run.py serve` (the private pages of a served app process; the
-# libraries it shares with the other sessions are counted once, in RESERVED_MB). Rounded up.
+# A session's memory once torch is loaded and the lab has run a computation, in MiB, as
+# `python bench/run.py serve` measures it: 220-290 MiB resident, of which about 145 MiB is the
+# session's own (the rest is torch's and Python's libraries, shared by every session). The
+# resident size, rounded up, leaves room for a session that runs more of the lab.
 SESSION_MB_WITH_TORCH = 320
 # Left for the system, the server, and the shared pages of torch and Python's libraries.
 RESERVED_MB = 1024
