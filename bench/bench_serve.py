@@ -46,7 +46,7 @@ from tests.serve.browser import (  # noqa: E402
 HOME = "Multi-head attention"
 HELP = "grade a revealed flashcard"  # on the help screen `?` opens
 FIRST_QUESTION = "Multi-head attention exists primarily to"
-LAB = "lab ·"
+LAB = "done in "  # the lab's status once its computation has run live
 SIZE = (120, 36)  # the terminal; the browser's viewport below gives about the same
 VIEWPORT = {"width": 1100, "height": 700}
 SECONDS = 180
