@@ -33,10 +33,12 @@ FULL_TITLE = "quizapp is full"
 
 
 def full_message(max_sessions: int) -> str:
-    return (
-        f"All {max_sessions} sessions are in use. Close a quizapp tab you no longer need, "
-        "or try again in a minute."
+    in_use = (
+        f"All {max_sessions} sessions are in use"
+        if max_sessions > 1
+        else "The one session this server allows is in use"
     )
+    return f"{in_use}. Close a quizapp tab you no longer need, or try again in a minute."
 
 
 class AppProcess(AppService):

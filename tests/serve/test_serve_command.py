@@ -131,3 +131,36 @@ def test_bad_app_options_are_refused_before_serving(tmp_path, run_cli) -> None:
 def test_wait_until_fails_at_its_deadline() -> None:
     with pytest.raises(AssertionError, match=r"waited 0\.1s for nothing"):
         wait_until(lambda: False, 0.1, "nothing")
+
+
+def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> None:
+    """A tab whose page was served while a slot was free, connecting after another tab took
+    it: its terminal says so and closes, and no process starts for it."""
+    import asyncio
+
+    import aiohttp
+
+    port = free_port()
+    server = _serve("--port", str(port), "--max-sessions", "1", tmp_path=tmp_path)
+
+    async def connect_two() -> tuple[str, int]:
+        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as first:
+            # The first tab's app is running once it has drawn something.
+            first_frame = await asyncio.wait_for(first.receive(), 120)
+            assert first_frame.type == aiohttp.WSMsgType.BINARY
+            async with session.ws_connect(url) as second:
+                told = await asyncio.wait_for(second.receive(), 30)
+                closed = await asyncio.wait_for(second.receive(), 30)
+                return told.data.decode(), closed.type
+
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        text, closed = asyncio.run(connect_two())
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=60)
+    assert "quizapp is full." in text and "The one session this server allows is in use" in text
+    assert closed in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert server.returncode == 0
