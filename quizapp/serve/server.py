@@ -102,6 +102,11 @@ class AppProcess(AppService):
                 await asyncio.wait_for(process.wait(), seconds)
         if process.returncode is None:
             await process.wait()
+        # Its pipes, now: left to the garbage collector they are closed after the event loop,
+        # which asyncio reports as an error on the way out.
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 class QuizServer(Server):
