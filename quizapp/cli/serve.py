@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -72,6 +71,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress  # here: the parser is built on every quizapp run, before the first frame
+
     if host == "localhost":
         return True
     try:
