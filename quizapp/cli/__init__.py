@@ -19,9 +19,12 @@ from quizapp.cli.class_report import add_class_command, run_class_report
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.preview import add_preview_command, run_preview
+from quizapp.cli.serve import add_serve_command, run_serve
 
 if TYPE_CHECKING:
+    from quizapp.bank.model import Bank
     from quizapp.srs.config import Settings
+    from quizapp.srs.history import HistoryLocation, StudentToAsk
 
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
 # that building the parser (every quizapp run) does not import lint.
@@ -231,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_app_options(add_forecast_command(commands), on_subcommand=True)
     add_preview_command(commands, _Parser)
+    serve = add_serve_command(commands)
+    add_app_options(serve, on_subcommand=True)
+    add_scheduling_options(serve, on_subcommand=True)
     add_optimize_command(commands)
     add_authoring_commands(commands, _Parser)
     add_class_command(commands, _Parser)
@@ -268,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_class_report(args)
         if args.command == "preview":
             return run_preview(args)
+        if args.command == "serve":
+            checked = _checked_app_options(args)
+            return checked if isinstance(checked, int) else run_serve(args)
         if args.command in AUTHORING_COMMANDS:
             return run_authoring(args)
         if args.command == "exam":
@@ -386,10 +395,46 @@ def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _run_app(
     args: argparse.Namespace, start: str = "home", exam: dict[str, object] | None = None
 ) -> int:
+    checked = _checked_app_options(args)
+    if isinstance(checked, int):
+        return checked
+    settings, paths, bank, location = checked
+    from quizapp.srs.config import config_path
+    from quizapp.tui.app import AppOptions, QuizApp
+
+    options = AppOptions(
+        db_path=location,
+        bank_paths=tuple(Path(p) for p in paths),
+        settings=settings,
+        config_path=config_path(),  # where the theme and the home screen's switches are remembered
+        start=start,
+        exam=exam or {},
+        device=args.device,
+        theme=args.theme or settings.theme,  # --theme for this run; the config's otherwise
+        length=args.length,
+        shuffle=not args.no_shuffle,
+        default_parameters=args.default_parameters,
+    )
+    app = QuizApp(bank, options)
+    app.run()
+    # The app cannot print while it owns the terminal: what went wrong with the history (not
+    # opened, answers left unsaved) is said here, once it is gone, and the exit status is 1.
+    for line in app.history_writes.exit_notes():
+        print(f"quizapp: {line}", file=sys.stderr)
+    problems = app.history_writes.exit_problems()
+    for line in problems:
+        print(f"quizapp: error: {line}", file=sys.stderr)
+    return 1 if problems else (app.return_code or 0)
+
+
+def _checked_app_options(
+    args: argparse.Namespace,
+) -> tuple[Settings, list[Path], Bank, HistoryLocation | StudentToAsk] | int:
+    """The settings, bank paths, bank and history the app options name, or the exit status
+    after saying in one line why they cannot be used."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.history_option import LocationProblem, history_location
     from quizapp.cli.options import display_option_problem
-    from quizapp.srs.config import config_path
 
     _fill_app_defaults(args)
     if args.db and Path(args.db).is_dir():
@@ -421,32 +466,7 @@ def _run_app(
             print(problem.format(), file=sys.stderr)
         print("quizapp: error: no questions loaded", file=sys.stderr)
         return 1
-
-    from quizapp.tui.app import AppOptions, QuizApp
-
-    options = AppOptions(
-        db_path=location,
-        bank_paths=tuple(Path(p) for p in paths),
-        settings=settings,
-        config_path=config_path(),  # where the theme and the home screen's switches are remembered
-        start=start,
-        exam=exam or {},
-        device=args.device,
-        theme=args.theme or settings.theme,  # --theme for this run; the config's otherwise
-        length=args.length,
-        shuffle=not args.no_shuffle,
-        default_parameters=args.default_parameters,
-    )
-    app = QuizApp(bank, options)
-    app.run()
-    # The app cannot print while it owns the terminal: what went wrong with the history (not
-    # opened, answers left unsaved) is said here, once it is gone, and the exit status is 1.
-    for line in app.history_writes.exit_notes():
-        print(f"quizapp: {line}", file=sys.stderr)
-    problems = app.history_writes.exit_problems()
-    for line in problems:
-        print(f"quizapp: error: {line}", file=sys.stderr)
-    return 1 if problems else (app.return_code or 0)
+    return settings, paths, bank, location
 
 
 def _stats(args: argparse.Namespace) -> int:

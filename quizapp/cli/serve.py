@@ -1,0 +1,121 @@
+"""`quizapp serve`: the app in browsers, one app process per tab (quizapp/serve/)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from quizapp.bank.literal import error_line, terminal_safe
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, not {text!r}")
+    return value
+
+
+def _sessions(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of sessions, 1 or more, not {text!r}")
+    return value
+
+
+def _public_url(text: str) -> str:
+    if not text.startswith(("http://", "https://")) or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, not {text!r}")
+    return text.rstrip("/")
+
+
+def add_serve_command(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from quizapp.serve.capacity import SESSION_MB_WITH_TORCH
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the app to web browsers (textual-serve)",
+        description="Serve the app to web browsers: each tab runs its own app process with "
+        "the options given here, on the same history as the terminal app.",
+    )
+    serve.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
+    )
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    serve.add_argument(
+        "--public-url",
+        type=_public_url,
+        metavar="URL",
+        help="the address browsers reach the server at, behind a proxy (default http://HOST:PORT)",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=_sessions,
+        metavar="N",
+        help="tabs served at once; more get a page saying the class is full (default: as "
+        f"many as the memory holds at {SESSION_MB_WITH_TORCH} MiB a session)",
+    )
+    return serve
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress  # here: the parser is built on every quizapp run, before the first frame
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until SIGINT or SIGTERM. The app options have been checked (the bank loads)."""
+    from quizapp.serve.capacity import default_max_sessions
+    from quizapp.serve.server import QuizServer
+    from quizapp.serve.session import SessionOptions, session_argv, session_environment
+
+    if not is_loopback(args.host):
+        print(
+            f"quizapp serve: warning: listening on {terminal_safe(args.host)}: anyone who can "
+            f"reach port {args.port} can use the app and its history (there is no login)",
+            file=sys.stderr,
+        )
+    options = SessionOptions(
+        # Absolute, so a session reads the same files whatever its working folder.
+        bank=tuple(str(Path(p).resolve()) for p in args.bank),
+        no_default_bank=args.no_default_bank,
+        db=str(Path(args.db).resolve()) if args.db else None,
+        device=args.device,
+        theme=args.theme,
+        length=args.length,
+        no_shuffle=args.no_shuffle,
+        default_parameters=args.default_parameters,
+    )
+    server = QuizServer(
+        session_argv(options),
+        host=args.host,
+        port=args.port,
+        max_sessions=args.max_sessions or default_max_sessions(),
+        public_url=args.public_url,
+        environment=session_environment(dict(os.environ)),
+    )
+    try:
+        server.serve()
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        message = f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
+        print(error_line("quizapp serve", message), file=sys.stderr)
+        return 1
+    return 0

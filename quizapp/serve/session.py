@@ -1,0 +1,55 @@
+"""The command line of one browser session's app process."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import quizapp
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """The app options `quizapp serve` passes through to every session, as given."""
+
+    bank: tuple[str, ...] = ()
+    no_default_bank: bool = False
+    db: str | None = None
+    device: str = "auto"
+    theme: str | None = None
+    length: int | None = None
+    no_shuffle: bool = False
+    default_parameters: bool = False
+
+
+def session_argv(options: SessionOptions) -> list[str]:
+    """`python -m quizapp` with the options, as an argument list: no shell reads a bank path.
+
+    With the SQLite store every session opens the one local history, as the terminal app does.
+    When the store is shared (the PostgreSQL class store), this is where each session gets the
+    option that makes its first screen ask for the student's name.
+    """
+    # --option=value: a value that starts with "-" is still read as the value.
+    argv = [sys.executable, "-m", "quizapp", f"--device={options.device}"]
+    argv += [f"--bank={path}" for path in options.bank]
+    if options.no_default_bank:
+        argv.append("--no-default-bank")
+    if options.db is not None:
+        argv.append(f"--db={options.db}")
+    if options.theme is not None:
+        argv.append(f"--theme={options.theme}")
+    if options.length is not None:
+        argv.append(f"--length={options.length}")
+    if options.no_shuffle:
+        argv.append("--no-shuffle")
+    if options.default_parameters:
+        argv.append("--default-parameters")
+    return argv
+
+
+def session_environment(environment: dict[str, str]) -> dict[str, str]:
+    """The sessions run the quizapp this server runs, wherever the server was started from."""
+    package_root = str(Path(quizapp.__file__).resolve().parent.parent)
+    paths = [package_root, *filter(None, environment.get("PYTHONPATH", "").split(":"))]
+    return {"PYTHONPATH": ":".join(dict.fromkeys(paths))}

@@ -1,0 +1,170 @@
+"""`quizapp serve`'s command line, its sessions' command line and its default limit, without
+a browser (tests/serve/test_browser.py drives the served app in Chromium)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from quizapp.cli import build_parser
+from quizapp.cli.serve import is_loopback
+from quizapp.serve.capacity import RESERVED_MB, SESSION_MB_WITH_TORCH, default_max_sessions
+from quizapp.serve.session import SessionOptions, session_argv, session_environment
+from tests.conftest import REPO
+from tests.serve.browser import free_port, wait_until
+
+
+def test_a_session_runs_the_app_with_the_options_given_even_hostile_paths(tmp_path) -> None:
+    hostile = ["-x; rm -rf ~", "$(touch pwned)", "two words/bank.yaml"]
+    options = SessionOptions(
+        bank=tuple(hostile),
+        no_default_bank=True,
+        db="--db",
+        device="cpu",
+        theme="nord",
+        length=3,
+        no_shuffle=True,
+        default_parameters=True,
+    )
+    argv = session_argv(options)
+    assert argv[:3] == [sys.executable, "-m", "quizapp"]
+    parsed = build_parser().parse_args(argv[3:])
+    assert parsed.command is None  # the app itself
+    assert parsed.bank == hostile
+    assert (parsed.db, parsed.device, parsed.theme, parsed.length) == ("--db", "cpu", "nord", 3)
+    assert parsed.no_default_bank and parsed.no_shuffle and parsed.default_parameters
+
+
+def test_the_defaults_pass_nothing_but_the_device() -> None:
+    parsed = build_parser().parse_args(session_argv(SessionOptions())[3:])
+    assert (parsed.bank, parsed.db, parsed.theme, parsed.length) == ([], None, None, None)
+    assert not (parsed.no_default_bank or parsed.no_shuffle or parsed.default_parameters)
+
+
+def test_sessions_import_the_quizapp_the_server_runs() -> None:
+    environment = session_environment({"PYTHONPATH": "/elsewhere"})
+    first, second = environment["PYTHONPATH"].split(":")
+    assert (Path(first) / "quizapp" / "__init__.py").is_file() and second == "/elsewhere"
+
+
+def test_the_default_limit_is_what_the_memory_holds_with_torch_loaded() -> None:
+    assert default_max_sessions(24 * 1024) == (24 * 1024 - RESERVED_MB) // SESSION_MB_WITH_TORCH
+    assert default_max_sessions(24 * 1024) > 20  # a class on a 24 GiB machine
+    assert default_max_sessions(512) == 1  # never 0: a small machine still serves one tab
+    assert default_max_sessions() >= 1
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("127.0.0.2", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("example.org", False),
+    ],
+)
+def test_which_hosts_are_this_machine_only(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def _serve(*args: str, tmp_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "QUIZAPP_CONFIG": str(tmp_path / "config.toml")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "quizapp", "serve", *args, "--db", str(tmp_path / "h.sqlite3")],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_serving_beyond_the_loopback_warns_and_sigterm_stops_it(tmp_path) -> None:
+    port = free_port()
+    server = _serve("--host", "0.0.0.0", "--port", str(port), tmp_path=tmp_path)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()  # printed once it listens
+        assert f"quizapp serve: http://0.0.0.0:{port} (up to" in line
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _out, err = server.communicate(timeout=60)
+    assert server.returncode == 0
+    assert "warning: listening on 0.0.0.0: anyone who can reach port" in err
+    assert "Traceback" not in err
+
+
+def test_a_taken_port_is_one_line_and_exit_1(tmp_path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = _serve("--port", str(port), tmp_path=tmp_path)
+        _out, err = server.communicate(timeout=60)
+    assert server.returncode == 1
+    assert err.startswith(f"quizapp serve: error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_bad_app_options_are_refused_before_serving(tmp_path, run_cli) -> None:
+    result = run_cli("serve", "--db", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"quizapp: error: --db {tmp_path} is a folder; give the path of a file"
+    )
+    result = run_cli("serve", "--max-sessions", "none")
+    assert result.returncode == 2 and "--max-sessions" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_wait_until_fails_at_its_deadline() -> None:
+    with pytest.raises(AssertionError, match=r"waited 0\.1s for nothing"):
+        wait_until(lambda: False, 0.1, "nothing")
+
+
+def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> None:
+    """A tab whose page was served while a slot was free, connecting after another tab took
+    it: its terminal says so and closes, and no process starts for it."""
+    import asyncio
+
+    import aiohttp
+
+    port = free_port()
+    server = _serve("--port", str(port), "--max-sessions", "1", tmp_path=tmp_path)
+
+    async def connect_two() -> tuple[str, int]:
+        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as first:
+            # The first tab's app is running once its home screen is drawn (closed before
+            # that, an app may miss the request to quit and end only at SIGTERM).
+            drawn = b""
+            while b"Decks" not in drawn:
+                message = await asyncio.wait_for(first.receive(), 120)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                drawn += message.data
+            async with session.ws_connect(url) as second:
+                told = await asyncio.wait_for(second.receive(), 30)
+                closed = await asyncio.wait_for(second.receive(), 30)
+                return told.data.decode(), closed.type
+
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        text, closed = asyncio.run(connect_two())
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=60)
+    assert "quizapp is full." in text and "The one session this server allows is in use" in text
+    assert closed in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert server.returncode == 0
