@@ -64,6 +64,17 @@ class ClassReport:
     deck: str | None
     since: datetime | None
     generated_at: datetime
+    limited_to: str | None = None  # the role whose own rows were all that could be read
+
+    @property
+    def scope_note(self) -> str | None:
+        """What the reader must know when row-level security hid the rest of the class."""
+        if self.limited_to is None:
+            return None
+        return (
+            f"Only the rows the role {self.limited_to!r} may read (its own): the rest of the "
+            "class is hidden from it. Connect as the database's owner to see the class."
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +83,7 @@ class ClassReport:
             "since": self.since.isoformat() if self.since else None,
             "group_share": GROUP_SHARE,
             "min_group_size": MIN_GROUP_SIZE,
+            "limited_to_role": self.limited_to,
             "questions": [self._item_json(item) for item in self.items],
             "students": [
                 {
@@ -180,6 +192,7 @@ def build_report(
         deck=deck,
         since=since,
         generated_at=now,
+        limited_to=history.limited_to,
     )
 
 

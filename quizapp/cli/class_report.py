@@ -51,8 +51,9 @@ def add_class_command(commands: argparse._SubParsersAction, parser_class: type) 
     )
     report.add_argument(
         "--db",
-        metavar="PATH",
-        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+        metavar="PATH|URL",
+        help="the review history: a SQLite file, or the class's postgresql:// URL (default: "
+        "$QUIZAPP_DB, else db in config.toml, else the user data folder)",
     )
     report.add_argument("--deck", metavar="D", help="only this deck's questions (its id)")
     report.add_argument(
@@ -88,22 +89,31 @@ def _fail(message: object, code: int) -> int:
 def run_class_report(args: argparse.Namespace) -> int:
     """Print the report; 0, 1 when the history cannot be used, 2 for bad input."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
-    from quizapp.classroom.history import ClassHistoryError, is_server_address, load_class_history
+    from quizapp.classroom.history import ClassHistoryError, load_class_history
     from quizapp.classroom.report import build_report
+    from quizapp.cli.history_option import db_given, postgres_url_problem
     from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.history import is_postgres_url, redacted
     from quizapp.srs.paths import default_db_path
     from quizapp.srs.scheduling import utc_now
 
-    db = args.db or str(default_db_path())
-    if not is_server_address(db) and Path(db).is_dir():
-        return _fail(f"--db {db} is a folder; give the path of a file", 2)
-    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
-    if not paths:
-        return _fail("--no-default-bank needs at least one --bank PATH", 2)
     try:
         settings = load_settings()
     except ConfigError as exc:
         return _fail(exc, 2)
+    given, source = db_given(args, settings)  # no student: the report is the instructor's
+    db = given.strip() if given and is_postgres_url(given) else given or str(default_db_path())
+    if is_postgres_url(db):
+        problem = postgres_url_problem(db)
+        if problem:
+            return _fail(f"{source} {redacted(db)}: {problem}", 1)
+    elif Path(db).expanduser().is_dir():
+        return _fail(f"{source or '--db'} {db} is a folder; give the path of a file", 2)
+    else:
+        db = str(Path(db).expanduser())
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    if not paths:
+        return _fail("--no-default-bank needs at least one --bank PATH", 2)
     bank = load_bank_cached(paths)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
@@ -119,6 +129,8 @@ def run_class_report(args: argparse.Namespace) -> int:
     except ClassHistoryError as exc:
         return _fail(exc, 1)
     report = build_report(history, bank.decks, now, deck=args.deck, since=since)
+    if report.scope_note and args.format != "table":
+        print(f"{PROG}: note: {report.scope_note}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     elif args.format == "csv":
@@ -170,6 +182,8 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             style="bold",
         )
     )
+    if report.scope_note:
+        out.print(Text(terminal_safe(report.scope_note), style="bold yellow"))
     if not report.items:
         out.print("No first attempts to report yet.")
     else:
