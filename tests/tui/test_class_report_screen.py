@@ -3,7 +3,6 @@ app's own history, and on a class's report with flagged items first and Enter to
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,19 +31,18 @@ SIZE = (80, 24)
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """t-single answered wrong (option B chosen), t-tf right, with the response column."""
+    """t-single answered wrong (option B chosen), t-tf right, with their responses."""
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     path = tmp_path / "history.sqlite3"
-    when = datetime.now(UTC) - timedelta(days=2)
     with ReviewStore.open(path) as store:
-        for qid, right in (("t-single", False), ("t-tf", True)):
-            answer(store, BANK.questions[qid], when, right)
-    with sqlite3.connect(path) as connection:
-        connection.execute("ALTER TABLE reviews ADD COLUMN response TEXT")
-        connection.execute("UPDATE reviews SET response = '{\"chosen\": [1]}' WHERE id = 1")
-        connection.execute("UPDATE reviews SET response = '{\"chosen\": false}' WHERE id = 2")
-    connection.close()
+        record_two_answers(store)
     return path
+
+
+def record_two_answers(store) -> None:
+    when = datetime.now(UTC) - timedelta(days=2)
+    answer(store, BANK.questions["t-single"], when, False, response={"chosen": [1]})
+    answer(store, BANK.questions["t-tf"], when, True, response={"chosen": False})
 
 
 def make_app(db: Path) -> QuizApp:
@@ -174,5 +172,66 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
         assert "Explanation" in "\n".join(screen_lines(app))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+
+    drive(app, scenario, size=SIZE)
+
+
+# -- on a class's PostgreSQL history ---------------------------------------------------------
+
+
+@pytest.fixture
+def ann_role(postgres_server):
+    """A student's own login role (roles are the cluster's: the name is unique)."""
+    import uuid
+
+    import psycopg
+
+    name = f"ann_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{name}" LOGIN')
+    yield name
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f'DROP OWNED BY "{name}"')
+        admin.execute(f'DROP ROLE "{name}"')
+
+
+@pytest.mark.parametrize("as_owner", [True, False], ids=["instructor", "student-role"])
+def test_on_postgresql_the_owner_sees_the_class_and_a_student_only_their_rows(
+    pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_owner: bool
+) -> None:
+    from quizapp.srs.history import PostgresLocation, open_writer
+    from tests.srs.test_pg_store import with_user
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    with open_writer(PostgresLocation(pg_url, "bob")) as bob:  # the owner creates the tables
+        record_two_answers(bob)
+    with open_writer(PostgresLocation(with_user(pg_url, ann_role), ann_role)) as ann:
+        record_two_answers(ann)
+    url = pg_url if as_owner else with_user(pg_url, ann_role)
+    app = make_app(PostgresLocation(url, ann_role))  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+        )
+        await pick(pilot, "Class report")
+        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+        screen = app.screen
+        assert isinstance(screen, ClassReportScreen)
+        await wait_for(pilot, lambda: screen.report is not None)
+        await pilot.pause()
+        students = screen.query_one("#class-students", DataTable)
+        names = sorted(cells(students, r)[0] for r in range(students.row_count))
+        summary = str(screen.query_one("#class-summary").content)
+        if as_owner:
+            assert names == sorted([ann_role, "bob"])
+            assert summary.startswith("2 students") and "Only the rows" not in summary
+        else:
+            assert names == [ann_role]
+            assert summary.startswith("1 student") and f"role '{ann_role}'" in summary
+        items = screen.query_one("#class-items", DataTable)
+        by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
+        assert by_id["t-single"][1] == ("2" if as_owner else "1")
+        assert_fits(app)
 
     drive(app, scenario, size=SIZE)

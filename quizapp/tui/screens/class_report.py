@@ -3,11 +3,15 @@ as tables, flagged items first. Enter on an item opens it: the prompt, each opti
 why, and the explanation.
 
 The report is worked out off the UI thread with its own read-only connection to the history
-(quizapp/classroom), and laid out when it arrives. Bank text is shown literally.
+(quizapp/classroom), and laid out when it arrives. Bank text is shown literally. On a
+PostgreSQL history it covers every student the app's role may read: the class for the
+instructor (the tables' owner), and for a student's own role only their rows, which the
+summary says.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -43,14 +47,17 @@ def load_class_report(app: App[None]) -> ClassReport | None:
     worker thread: the loader opens (and closes) its own read-only connection."""
     from quizapp.classroom.history import load_class_history
     from quizapp.classroom.report import build_report
+    from quizapp.srs.history import PostgresLocation
     from quizapp.srs.scheduling import utc_now
 
-    service = app.history_writes  # type: ignore[attr-defined]
-    if service.path is None:
-        return None
+    where = app.history_writes.path  # type: ignore[attr-defined]
+    if isinstance(where, PostgresLocation):
+        where = where.url  # the class's rows, as far as this role may read them
+    elif not isinstance(where, Path):
+        return None  # no history, or a student not named yet
     decks = app.bank.decks  # type: ignore[attr-defined]
     now = utc_now()
-    history = load_class_history(service.path, decks, app.settings, now)  # type: ignore[attr-defined]
+    history = load_class_history(where, decks, app.settings, now)  # type: ignore[attr-defined]
     return build_report(history, decks, now)
 
 
@@ -134,6 +141,7 @@ class ClassReportScreen(Screen[None]):
                 f"{students} student{'s' if students != 1 else ''} · "
                 f"{len(report.items)} questions answered · {flagged} flagged"
                 + ("" if report.items else " · no first attempts to report yet")
+                + (f"\n{report.scope_note}" if report.scope_note else "")
             )
         )
         items = self.query_one("#class-items", DataTable)
