@@ -48,6 +48,9 @@ class StudentRecord:
     student: str
     topic_mastery: Mapping[str, float | None]  # topic -> share of its bank questions mastered
     predicted: ScoreSummary | None  # the predicted exam score; None without an exam date
+    # The score if they stopped studying now (None: no exam date, or the exam has passed and
+    # `predicted` is that already): a plan followed to the letter can look far too rosy.
+    no_study: ScoreSummary | None = None
 
 
 @dataclass(frozen=True)
@@ -183,8 +186,9 @@ def student_record(
     stats = compute_stats(store, questions, now, days=1, forecast_days=1)
     mastery = {t.topic: t.mastery for t in stats.topics if t.questions}
     exam_date = exam_date if exam_date is not None else settings.exam_date
-    predicted = None
+    predicted = no_study = None
     if exam_date is not None and any(d.questions for d in decks):
         report = assess(store, decks, settings, now, exam_date=exam_date)
         predicted = report.headline.overall
-    return StudentRecord(student=student, topic_mastery=mastery, predicted=predicted)
+        no_study = report.as_is.overall if report.with_plan is not None else None
+    return StudentRecord(student, mastery, predicted, no_study)

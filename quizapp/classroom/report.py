@@ -45,6 +45,7 @@ CSV_COLUMNS = (
     "score",
     "mastery",
     "predicted_score",
+    "predicted_no_study",
 )
 
 
@@ -91,7 +92,8 @@ class ClassReport:
                     "answered": row.answered,
                     "score": row.score,
                     "topic_mastery": dict(row.record.topic_mastery),
-                    "predicted": row.record.predicted.as_json() if row.record.predicted else None,
+                    "predicted": _summary_json(row.record.predicted),
+                    "predicted_no_study": _summary_json(row.record.no_study),
                 }
                 for row in self.students
             ],
@@ -144,10 +146,15 @@ class ClassReport:
                 "student": row.student,
                 "score": row.score,
                 "predicted_score": predicted.mean if predicted else None,
+                "predicted_no_study": row.record.no_study.mean if row.record.no_study else None,
             }
             yield base
             for topic, mastery in row.record.topic_mastery.items():
                 yield {**base, "section": "mastery", "topic": topic, "mastery": mastery}
+
+
+def _summary_json(summary: ScoreSummary | None) -> dict[str, float | int] | None:
+    return summary.as_json() if summary else None
 
 
 def build_report(
@@ -181,6 +188,7 @@ def build_report(
                 record.student,
                 {t: m for t, m in record.topic_mastery.items() if t in topics},
                 record.predicted,
+                record.no_study,
             ),
         )
         for record in history.students
@@ -213,6 +221,11 @@ LEGEND = (
     "numbers), ✓ the key."
 )
 
+PREDICTED_LEGEND = (
+    "Predicted exam: the score with the forecast's daily plan followed to the exam, and its "
+    "80% interval; no study: the score if the student stopped studying today."
+)
+
 
 def share_text(value: float | None) -> str:
     return NOT_REPORTED if value is None else f"{100 * value:.0f}%"
@@ -232,14 +245,15 @@ def response_tags(question: Question) -> list[str]:
     return [label if i else "key" for i, (label, _) in enumerate(labels)]
 
 
-def responses_text(item: ItemStats, question: Question) -> str:
-    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked."""
+def responses_text(item: ItemStats, question: Question, *, separator: str = " ") -> str:
+    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked. A narrow table joins tag
+    and share with `separator` ":", so that a line breaks between entries, not inside one."""
     if not item.shares:
         return ""
     if not item.responded:
         return "not recorded"
     return " ".join(
-        f"{'✓' if share.key else ''}{tag} {share_text(share.share)}"
+        f"{'✓' if share.key else ''}{tag}{separator}{share_text(share.share)}"
         for tag, share in zip(response_tags(question), item.shares, strict=True)
     )
 
@@ -255,3 +269,8 @@ def predicted_text(predicted: ScoreSummary | None) -> str:
     return (
         f"{share_text(predicted.mean)} ({share_text(predicted.low)}–{share_text(predicted.high)})"
     )
+
+
+def no_study_text(no_study: ScoreSummary | None) -> str:
+    """ "37% (25%–50%)", or "—" without a figure."""
+    return NOT_REPORTED if no_study is None else predicted_text(no_study)

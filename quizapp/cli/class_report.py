@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PROG = "quizapp class report"
 FORMATS = ("table", "json", "csv")
+QUESTION_WIDTH = 24  # the Question column's least width, when an id is that long
 
 
 def since_argument(text: str) -> date:
@@ -164,6 +165,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
 
     from quizapp.classroom.report import (
         LEGEND,
+        PREDICTED_LEGEND,
         discrimination_text,
         flags_text,
         predicted_text,
@@ -188,22 +190,26 @@ def render(report: ClassReport, console: Console | None = None) -> None:
         out.print("No first attempts to report yet.")
     else:
         items = Table(title="Questions, flagged first", title_justify="left", expand=False)
-        items.add_column("Question", overflow="fold", ratio=3)
+        # Ids whole where they fit (the bank's run to ~26 characters); the responses wrap.
+        longest = max(len(terminal_safe(item.question_id)) for item in report.items)
+        items.add_column("Question", overflow="fold", min_width=min(longest, QUESTION_WIDTH))
         items.add_column("N", justify="right")
         items.add_column("Facility", justify="right")
         items.add_column("Discr.", justify="right")
         items.add_column("Responses", overflow="fold", ratio=3)
-        items.add_column("Flags", overflow="fold", ratio=2, style="bold red")
+        flagged = any(item.flags for item in report.items)
+        if flagged:  # the column only when there is something in it
+            items.add_column("Flags", overflow="fold", style="bold red")
         for item in report.items:
             question = report.questions[item.question_id]
-            items.add_row(
+            cells = [
                 Text(terminal_safe(item.question_id)),
                 str(item.students),
                 share_text(item.facility),
                 discrimination_text(item.discrimination),
-                Text(terminal_safe(responses_text(item, question))),
-                Text(flags_text(item)),
-            )
+                Text(terminal_safe(responses_text(item, question, separator=":"))),
+            ]
+            items.add_row(*cells, *([Text(flags_text(item))] if flagged else []))
         out.print(items)
         out.print(Text(LEGEND, style="dim"))
     table = Table(title="Students", title_justify="left")
@@ -220,7 +226,10 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             Text(terminal_safe(row.student)),
             str(row.answered),
             share_text(row.score),
-            predicted_text(row.record.predicted),
+            predicted_text(row.record.predicted)
+            + (f"\nno study {share_text(row.record.no_study.mean)}" if row.record.no_study else ""),
             Text(terminal_safe(mastery)),
         )
     out.print(table)
+    if any(row.record.predicted for row in report.students):
+        out.print(Text(PREDICTED_LEGEND, style="dim"))

@@ -221,7 +221,7 @@ def test_the_table_reads_at_80_columns_and_shows_bank_text_literally(run_cli, ho
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert "hostile-choice" in result.stdout and "hostile-numb" in result.stdout
-    assert "A 100%" in result.stdout and "✓B 0%" in result.stdout
+    assert "A:100%" in result.stdout and "✓B:0%" in result.stdout
     assert "\x1b" not in result.stdout
 
 

@@ -134,8 +134,10 @@ def test_each_student_is_forecast_on_their_own_rows(class_history):
         # What the student's own app forecasts, through their own role, is what the
         # instructor's report says of them.
         with open_readonly(PostgresLocation(with_user(url, name), name)) as own:
-            expected = assess(own, BANK.decks, Settings(), now, exam_date=exam).headline.overall
-        assert records[name].predicted == expected
+            expected = assess(own, BANK.decks, Settings(), now, exam_date=exam)
+        assert records[name].predicted == expected.headline.overall  # the plan followed
+        assert records[name].no_study == expected.as_is.overall
+        assert records[name].no_study.mean < records[name].predicted.mean
     assert records[ann].predicted != records[cy].predicted  # ann answered more and better
 
 
@@ -183,15 +185,17 @@ def test_the_command_reads_the_class_in_every_format(run_cli, class_history, mon
     url, (ann, bob, cy) = class_history
     data = json.loads(_report(run_cli, "--db", url, "--format", "json").stdout)
     assert sorted(s["student"] for s in data["students"]) == [ann, bob, cy]
+    assert all(s["predicted"] is s["predicted_no_study"] is None for s in data["students"])
     facility = {q["question_id"]: q["facility"] for q in data["questions"]}
     assert facility == {"hostile-choice": 1 / 3, "hostile-number": 1 / 3}
     monkeypatch.setenv("QUIZAPP_DB", url)  # the address from the environment; no student
     monkeypatch.setenv("QUIZAPP_STUDENT", bob)  # and the report does not narrow to one
     rows = list(csv.DictReader(io.StringIO(_report(run_cli, "--format", "csv").stdout)))
     assert sorted(r["student"] for r in rows if r["section"] == "student") == [ann, bob, cy]
-    table = _report(run_cli, "--db", with_user(url, ann))
+    table = _report(run_cli, "--db", with_user(url, ann), "--exam-date", "2030-01-15")
     assert table.returncode == 0, table.stderr
     assert "Class report: 1 student," in table.stdout
+    assert "no study" in table.stdout  # beside the score with the plan followed
     assert f"Only the rows the role '{ann}' may read" in table.stdout
     assert max(len(line) for line in table.stdout.splitlines()) <= 80
     limited_json = _report(run_cli, "--db", with_user(url, ann), "--format", "json")

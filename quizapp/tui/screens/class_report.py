@@ -27,8 +27,10 @@ from quizapp.bank.model import ChoiceQuestion, NumericQuestion, Question, TrueFa
 from quizapp.classroom.item_analysis import ItemStats
 from quizapp.classroom.report import (
     LEGEND,
+    PREDICTED_LEGEND,
     discrimination_text,
     flags_text,
+    no_study_text,
     predicted_text,
     response_tags,
     responses_text,
@@ -98,6 +100,7 @@ class ClassReportScreen(Screen[None]):
                 table = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
                 table.can_focus = False
                 yield table
+            yield Static(PREDICTED_LEGEND, classes="class-note", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -162,7 +165,7 @@ class ClassReportScreen(Screen[None]):
             self.row_items[item.question_id] = item
         table = self.query_one("#class-students", DataTable)
         table.clear(columns=True)
-        table.add_columns("Student", "Answered", "Score", "Predicted exam")
+        table.add_columns("Student", "Answered", "Score", "Predicted exam", "No study")
         mastery = self.query_one("#class-mastery", DataTable)
         mastery.clear(columns=True)
         mastery.add_columns("Student", "Topic", "Mastery")
@@ -172,6 +175,7 @@ class ClassReportScreen(Screen[None]):
                 str(row.answered),
                 share_text(row.score),
                 predicted_text(row.record.predicted),
+                no_study_text(row.record.no_study),
             )
             for topic, value in row.record.topic_mastery.items():
                 mastery.add_row(literal(row.student), literal(topic), share_text(value))
