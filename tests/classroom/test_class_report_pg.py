@@ -218,3 +218,24 @@ def test_bad_addresses_get_one_line_and_exit_1(run_cli, postgres_server, pg_url:
         assert says in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
         assert "secret" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_hand_written_row_with_a_hostile_student_name_is_reported_as_text(run_cli, pg_url):
+    """The owner can write any student name by hand; the app never would. Its answers count,
+    its name reaches the terminal as text, and it gets no mastery (no store opens for it)."""
+    with open_writer(PostgresLocation(pg_url, "ann")) as store:
+        answer(store, CHOICE, START, True, response=PICKED_OPTION[1])
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute(
+            "INSERT INTO reviews (student, question_id, deck_id, topic, kind, reviewed_ms, rating,"
+            " correct, response) VALUES (%s, %s, 'hostile', 'hostile-topic', 'drill', 0, 1,"
+            " false, %s)",
+            ("evil\x1b[31m\n", CHOICE.id, '{"chosen": [0]}'),
+        )
+    history = load_class_history(pg_url, BANK.decks, Settings(), START)
+    records = {r.student: r for r in history.students}
+    assert records["evil\x1b[31m\n"].topic_mastery == {}
+    assert records["ann"].topic_mastery == {"hostile-topic": 0.0}
+    result = _report(run_cli, "--db", pg_url)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "Class report: 2 students" in result.stdout

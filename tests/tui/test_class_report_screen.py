@@ -235,3 +235,31 @@ def test_on_postgresql_the_owner_sees_the_class_and_a_student_only_their_rows(
         assert_fits(app)
 
     drive(app, scenario, size=SIZE)
+
+
+def summary_text(app: QuizApp) -> str:
+    """The report screen's summary; "" until the screen is up and composed."""
+    if not isinstance(app.screen, ClassReportScreen):
+        return ""
+    return "".join(str(summary.content) for summary in app.screen.query("#class-summary"))
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("psycopg")
+    from quizapp.srs.history import PostgresLocation
+    from tests.postgres_server import _free_port
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    url = f"postgresql://instructor@127.0.0.1:{_free_port()}/class"
+    app = make_app(PostgresLocation(url, "instructor"))  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.push_screen(ClassReportScreen())
+        await wait_for(pilot, lambda: "could not be worked out" in summary_text(app))
+        text = summary_text(app)
+        assert f"{url} cannot be reached" in text and "Error:" not in text
+
+    drive(app, scenario, size=SIZE)

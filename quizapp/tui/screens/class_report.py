@@ -120,10 +120,13 @@ class ClassReportScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:
+        from quizapp.classroom.history import ClassHistoryError
+
         try:
             report = load_class_report(self.app)
-        except Exception as exc:  # a damaged history, a lock: said, never a crash
-            message = f"The class report could not be worked out: {type(exc).__name__}: {exc}"
+        except Exception as exc:  # a damaged history, a lock, a server down: said, not a crash
+            cause = exc if isinstance(exc, ClassHistoryError) else f"{type(exc).__name__}: {exc}"
+            message = f"The class report could not be worked out: {cause}"
             self.app.call_from_thread(self._show_problem, message)
             return
         self.app.call_from_thread(self.show_report, report)
