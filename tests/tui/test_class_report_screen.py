@@ -60,19 +60,23 @@ def assert_fits(app: QuizApp) -> None:
     assert all(len(line) <= SIZE[0] for line in lines)
 
 
+async def open_from_palette(pilot: Pilot, app: QuizApp) -> ClassReportScreen:
+    """Class report from the palette, once the history is open; back when it is laid out."""
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await pick(pilot, "Class report")
+    await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+    screen = app.screen
+    assert isinstance(screen, ClassReportScreen)
+    await wait_for(pilot, lambda: screen.report is not None)
+    await pilot.pause()
+    return screen
+
+
 def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pick(pilot, "Class report")
-        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
-        screen = app.screen
-        assert isinstance(screen, ClassReportScreen)
-        await wait_for(pilot, lambda: screen.report is not None)
-        await pilot.pause()
+        screen = await open_from_palette(pilot, app)
         items = screen.query_one("#class-items", DataTable)
         assert items.row_count == 2
         by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
@@ -211,15 +215,7 @@ def test_on_postgresql_the_owner_sees_the_class_and_a_student_only_their_rows(
     app = make_app(PostgresLocation(url, ann_role))  # type: ignore[arg-type]
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pick(pilot, "Class report")
-        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
-        screen = app.screen
-        assert isinstance(screen, ClassReportScreen)
-        await wait_for(pilot, lambda: screen.report is not None)
-        await pilot.pause()
+        screen = await open_from_palette(pilot, app)
         students = screen.query_one("#class-students", DataTable)
         names = sorted(cells(students, r)[0] for r in range(students.row_count))
         summary = str(screen.query_one("#class-summary").content)
