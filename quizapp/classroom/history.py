@@ -1,12 +1,16 @@
 """The class's answers and each student's standing, read from a history.
 
-`load_class_history` picks the loader by the history's address. The SQLite history is one
-student's (named after the OS user): the report then covers that one student, so an instructor
-can try it locally. A loader for a shared store (every student's rows, e.g. PostgreSQL) sits
-next to `_sqlite_history` and returns the same `ClassHistory`.
+`load_class_history` picks the loader by the history's address:
 
-The `response` column (what exactly was answered; schema step 3) is read when the history has
-it and taken as NULL otherwise. Reads only: nothing is created, migrated or moved.
+- a SQLite file is one student's (named after the OS user): the report then covers that one
+  student, so an instructor can try it locally;
+- a PostgreSQL URL (quizapp/classroom/pg_history.py) is the class's: every student's rows as
+  the tables' owner (the instructor), only the role's own rows as a student's role.
+
+The answers are the reviews (with what exactly was answered, schema step 3) and the mock
+exams' questions (`exam_answers`: the exam's questions at the moment it was submitted; an
+unanswered one counts as wrong, as Moodle scores a quiz). Reads only: nothing is created or
+moved (an old SQLite file is brought to the current schema in memory, not on disk).
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from __future__ import annotations
 import getpass
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.bank.model import Deck, Question
 from quizapp.classroom.item_analysis import Answer
@@ -25,6 +30,9 @@ from quizapp.srs.config import Settings
 from quizapp.srs.exam_model import ScoreSummary
 from quizapp.srs.history_file import HistoryError, reading_error
 from quizapp.srs.store import ReviewStore, from_ms
+
+if TYPE_CHECKING:
+    from quizapp.srs.history import HistoryStore
 
 FALLBACK_STUDENT = "me"
 
@@ -40,12 +48,18 @@ class StudentRecord:
     student: str
     topic_mastery: Mapping[str, float | None]  # topic -> share of its bank questions mastered
     predicted: ScoreSummary | None  # the predicted exam score; None without an exam date
+    # The score if they stopped studying now (None: no exam date, or the exam has passed and
+    # `predicted` is that already): a plan followed to the letter can look far too rosy.
+    no_study: ScoreSummary | None = None
 
 
 @dataclass(frozen=True)
 class ClassHistory:
     answers: tuple[Answer, ...]
     students: tuple[StudentRecord, ...]
+    # The role whose own rows are all the report could see (row-level security); None when
+    # it saw the whole history.
+    limited_to: str | None = None
 
 
 def local_student() -> str:
@@ -70,10 +84,9 @@ def load_class_history(
 ) -> ClassHistory:
     """Every answer in the history and each student's mastery and forecast, as of `now`."""
     if is_server_address(str(db)):
-        raise ClassHistoryError(
-            "a PostgreSQL history cannot be read by this version yet; give the path of a "
-            "SQLite history"
-        )
+        from quizapp.classroom.pg_history import postgres_history
+
+        return postgres_history(str(db).strip(), decks, settings, now, exam_date)
     return _sqlite_history(Path(db), decks, settings, now, exam_date)
 
 
@@ -83,7 +96,12 @@ def _sqlite_history(
     student = local_student()
     try:
         with ReviewStore.open_readonly(path) as store:
-            answers = sqlite_answers(store.connection, student)
+            rows = store.connection.execute(
+                f"SELECT ?, {REVIEW_COLUMNS}, response FROM reviews ORDER BY reviewed_ms, id",
+                (student,),
+            )
+            answers = answers_from_rows(rows)
+            answers += exam_answers_of(student, store.exams(), decks)
             record = student_record(store, decks, settings, now, student, exam_date)
     except HistoryError as exc:
         raise ClassHistoryError(str(exc)) from exc
@@ -92,8 +110,9 @@ def _sqlite_history(
     return ClassHistory(answers=tuple(answers), students=(record,))
 
 
-def has_column(connection: sqlite3.Connection, table: str, column: str) -> bool:
-    return any(row[1] == column for row in connection.execute(f"PRAGMA table_info({table})"))
+# The review columns the report reads, between the student's name and the response (JSON
+# text); the same in both stores.
+REVIEW_COLUMNS = "question_id, deck_id, topic, reviewed_ms, kind, correct"
 
 
 def parse_response(text: object) -> Mapping[str, object] | None:
@@ -107,30 +126,51 @@ def parse_response(text: object) -> Mapping[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
-def sqlite_answers(connection: sqlite3.Connection, student: str) -> list[Answer]:
-    """Every row of `reviews`, oldest first, as the one student's answers."""
-    response = "response" if has_column(connection, "reviews", "response") else "NULL"
-    rows = connection.execute(
-        "SELECT question_id, deck_id, topic, reviewed_ms, kind, correct, "
-        f"{response} FROM reviews ORDER BY reviewed_ms, id"
-    )
+def answers_from_rows(rows: Iterable[Sequence[object]]) -> list[Answer]:
+    """Answers from rows of (student, REVIEW_COLUMNS, response as JSON text)."""
     return [
         Answer(
-            student=student,
-            question_id=qid,
-            deck_id=deck_id,
-            topic=topic,
-            reviewed_at=from_ms(reviewed_ms),
-            kind=kind,
+            student=str(student),
+            question_id=str(qid),
+            deck_id=str(deck_id),
+            topic=str(topic),
+            reviewed_at=from_ms(int(reviewed_ms)),  # type: ignore[call-overload]
+            kind=str(kind),
             correct=bool(correct),
             response=parse_response(stored),
         )
-        for qid, deck_id, topic, reviewed_ms, kind, correct, stored in rows
+        for student, qid, deck_id, topic, reviewed_ms, kind, correct, stored in rows
+    ]
+
+
+EXAM = "exam"  # the kind of an answer given in a mock exam
+
+
+def exam_answers_of(
+    student: str, exams: list[dict[str, object]], decks: Sequence[Deck]
+) -> list[Answer]:
+    """The student's mock-exam answers to questions still in the bank, at submission time."""
+    from quizapp.srs.traps import exam_answers
+
+    questions = {q.id: q for d in decks for q in d.questions}
+    return [
+        Answer(
+            student=student,
+            question_id=given.question_id,
+            deck_id=question.deck_id,
+            topic=question.topic,
+            reviewed_at=given.when,
+            kind=EXAM,
+            correct=given.correct,
+            response=given.response,
+        )
+        for given in exam_answers(exams)
+        if (question := questions.get(given.question_id)) is not None
     ]
 
 
 def student_record(
-    store: ReviewStore,
+    store: HistoryStore,
     decks: Sequence[Deck],
     settings: Settings,
     now: datetime,
@@ -146,8 +186,9 @@ def student_record(
     stats = compute_stats(store, questions, now, days=1, forecast_days=1)
     mastery = {t.topic: t.mastery for t in stats.topics if t.questions}
     exam_date = exam_date if exam_date is not None else settings.exam_date
-    predicted = None
+    predicted = no_study = None
     if exam_date is not None and any(d.questions for d in decks):
         report = assess(store, decks, settings, now, exam_date=exam_date)
         predicted = report.headline.overall
-    return StudentRecord(student=student, topic_mastery=mastery, predicted=predicted)
+        no_study = report.as_is.overall if report.with_plan is not None else None
+    return StudentRecord(student, mastery, predicted, no_study)

@@ -45,6 +45,7 @@ CSV_COLUMNS = (
     "score",
     "mastery",
     "predicted_score",
+    "predicted_no_study",
 )
 
 
@@ -64,6 +65,17 @@ class ClassReport:
     deck: str | None
     since: datetime | None
     generated_at: datetime
+    limited_to: str | None = None  # the role whose own rows were all that could be read
+
+    @property
+    def scope_note(self) -> str | None:
+        """What the reader must know when row-level security hid the rest of the class."""
+        if self.limited_to is None:
+            return None
+        return (
+            f"Only the rows the role {self.limited_to!r} may read (its own): the rest of the "
+            "class is hidden from it. Connect as the database's owner to see the class."
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +84,7 @@ class ClassReport:
             "since": self.since.isoformat() if self.since else None,
             "group_share": GROUP_SHARE,
             "min_group_size": MIN_GROUP_SIZE,
+            "limited_to_role": self.limited_to,
             "questions": [self._item_json(item) for item in self.items],
             "students": [
                 {
@@ -79,7 +92,8 @@ class ClassReport:
                     "answered": row.answered,
                     "score": row.score,
                     "topic_mastery": dict(row.record.topic_mastery),
-                    "predicted": row.record.predicted.as_json() if row.record.predicted else None,
+                    "predicted": _summary_json(row.record.predicted),
+                    "predicted_no_study": _summary_json(row.record.no_study),
                 }
                 for row in self.students
             ],
@@ -132,10 +146,15 @@ class ClassReport:
                 "student": row.student,
                 "score": row.score,
                 "predicted_score": predicted.mean if predicted else None,
+                "predicted_no_study": row.record.no_study.mean if row.record.no_study else None,
             }
             yield base
             for topic, mastery in row.record.topic_mastery.items():
                 yield {**base, "section": "mastery", "topic": topic, "mastery": mastery}
+
+
+def _summary_json(summary: ScoreSummary | None) -> dict[str, float | int] | None:
+    return summary.as_json() if summary else None
 
 
 def build_report(
@@ -169,6 +188,7 @@ def build_report(
                 record.student,
                 {t: m for t, m in record.topic_mastery.items() if t in topics},
                 record.predicted,
+                record.no_study,
             ),
         )
         for record in history.students
@@ -180,6 +200,7 @@ def build_report(
         deck=deck,
         since=since,
         generated_at=now,
+        limited_to=history.limited_to,
     )
 
 
@@ -198,6 +219,11 @@ LEGEND = (
     f"{GROUP_SHARE:.0%}; {NOT_REPORTED} with under {MIN_GROUP_SIZE:g} students a group. "
     "Responses: options A, B, … in the bank's order (T/F; the key and trap values for "
     "numbers), ✓ the key."
+)
+
+PREDICTED_LEGEND = (
+    "Predicted exam: the score with the forecast's daily plan followed to the exam, and its "
+    "80% interval; no study: the score if the student stopped studying today."
 )
 
 
@@ -219,14 +245,15 @@ def response_tags(question: Question) -> list[str]:
     return [label if i else "key" for i, (label, _) in enumerate(labels)]
 
 
-def responses_text(item: ItemStats, question: Question) -> str:
-    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked."""
+def responses_text(item: ItemStats, question: Question, *, separator: str = " ") -> str:
+    """ "A 40% ✓B 55% C 5%": each entry's share, the keys ticked. A narrow table joins tag
+    and share with `separator` ":", so that a line breaks between entries, not inside one."""
     if not item.shares:
         return ""
     if not item.responded:
         return "not recorded"
     return " ".join(
-        f"{'✓' if share.key else ''}{tag} {share_text(share.share)}"
+        f"{'✓' if share.key else ''}{tag}{separator}{share_text(share.share)}"
         for tag, share in zip(response_tags(question), item.shares, strict=True)
     )
 
@@ -242,3 +269,8 @@ def predicted_text(predicted: ScoreSummary | None) -> str:
     return (
         f"{share_text(predicted.mean)} ({share_text(predicted.low)}–{share_text(predicted.high)})"
     )
+
+
+def no_study_text(no_study: ScoreSummary | None) -> str:
+    """ "37% (25%–50%)", or "—" without a figure."""
+    return NOT_REPORTED if no_study is None else predicted_text(no_study)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PROG = "quizapp class report"
 FORMATS = ("table", "json", "csv")
+QUESTION_WIDTH = 24  # the Question column's least width, when an id is that long
 
 
 def since_argument(text: str) -> date:
@@ -51,8 +52,9 @@ def add_class_command(commands: argparse._SubParsersAction, parser_class: type) 
     )
     report.add_argument(
         "--db",
-        metavar="PATH",
-        help="the review history (default: $QUIZAPP_DB, else the user data folder)",
+        metavar="PATH|URL",
+        help="the review history: a SQLite file, or the class's postgresql:// URL (default: "
+        "$QUIZAPP_DB, else db in config.toml, else the user data folder)",
     )
     report.add_argument("--deck", metavar="D", help="only this deck's questions (its id)")
     report.add_argument(
@@ -88,22 +90,31 @@ def _fail(message: object, code: int) -> int:
 def run_class_report(args: argparse.Namespace) -> int:
     """Print the report; 0, 1 when the history cannot be used, 2 for bad input."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
-    from quizapp.classroom.history import ClassHistoryError, is_server_address, load_class_history
+    from quizapp.classroom.history import ClassHistoryError, load_class_history
     from quizapp.classroom.report import build_report
+    from quizapp.cli.history_option import db_given, postgres_url_problem
     from quizapp.srs.config import ConfigError, load_settings
+    from quizapp.srs.history import is_postgres_url, redacted
     from quizapp.srs.paths import default_db_path
     from quizapp.srs.scheduling import utc_now
 
-    db = args.db or str(default_db_path())
-    if not is_server_address(db) and Path(db).is_dir():
-        return _fail(f"--db {db} is a folder; give the path of a file", 2)
-    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
-    if not paths:
-        return _fail("--no-default-bank needs at least one --bank PATH", 2)
     try:
         settings = load_settings()
     except ConfigError as exc:
         return _fail(exc, 2)
+    given, source = db_given(args, settings)  # no student: the report is the instructor's
+    db = given.strip() if given and is_postgres_url(given) else given or str(default_db_path())
+    if is_postgres_url(db):
+        problem = postgres_url_problem(db)
+        if problem:
+            return _fail(f"{source} {redacted(db)}: {problem}", 1)
+    elif Path(db).expanduser().is_dir():
+        return _fail(f"{source or '--db'} {db} is a folder; give the path of a file", 2)
+    else:
+        db = str(Path(db).expanduser())
+    paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
+    if not paths:
+        return _fail("--no-default-bank needs at least one --bank PATH", 2)
     bank = load_bank_cached(paths)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
@@ -119,6 +130,8 @@ def run_class_report(args: argparse.Namespace) -> int:
     except ClassHistoryError as exc:
         return _fail(exc, 1)
     report = build_report(history, bank.decks, now, deck=args.deck, since=since)
+    if report.scope_note and args.format != "table":
+        print(f"{PROG}: note: {report.scope_note}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     elif args.format == "csv":
@@ -152,6 +165,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
 
     from quizapp.classroom.report import (
         LEGEND,
+        PREDICTED_LEGEND,
         discrimination_text,
         flags_text,
         predicted_text,
@@ -170,26 +184,32 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             style="bold",
         )
     )
+    if report.scope_note:
+        out.print(Text(terminal_safe(report.scope_note), style="bold yellow"))
     if not report.items:
         out.print("No first attempts to report yet.")
     else:
         items = Table(title="Questions, flagged first", title_justify="left", expand=False)
-        items.add_column("Question", overflow="fold", ratio=3)
+        # Ids whole where they fit (the bank's run to ~26 characters); the responses wrap.
+        longest = max(len(terminal_safe(item.question_id)) for item in report.items)
+        items.add_column("Question", overflow="fold", min_width=min(longest, QUESTION_WIDTH))
         items.add_column("N", justify="right")
         items.add_column("Facility", justify="right")
         items.add_column("Discr.", justify="right")
         items.add_column("Responses", overflow="fold", ratio=3)
-        items.add_column("Flags", overflow="fold", ratio=2, style="bold red")
+        flagged = any(item.flags for item in report.items)
+        if flagged:  # the column only when there is something in it
+            items.add_column("Flags", overflow="fold", style="bold red")
         for item in report.items:
             question = report.questions[item.question_id]
-            items.add_row(
+            cells = [
                 Text(terminal_safe(item.question_id)),
                 str(item.students),
                 share_text(item.facility),
                 discrimination_text(item.discrimination),
-                Text(terminal_safe(responses_text(item, question))),
-                Text(flags_text(item)),
-            )
+                Text(terminal_safe(responses_text(item, question, separator=":"))),
+            ]
+            items.add_row(*cells, *([Text(flags_text(item))] if flagged else []))
         out.print(items)
         out.print(Text(LEGEND, style="dim"))
     table = Table(title="Students", title_justify="left")
@@ -206,7 +226,10 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             Text(terminal_safe(row.student)),
             str(row.answered),
             share_text(row.score),
-            predicted_text(row.record.predicted),
+            predicted_text(row.record.predicted)
+            + (f"\nno study {share_text(row.record.no_study.mean)}" if row.record.no_study else ""),
             Text(terminal_safe(mastery)),
         )
     out.print(table)
+    if any(row.record.predicted for row in report.students):
+        out.print(Text(PREDICTED_LEGEND, style="dim"))

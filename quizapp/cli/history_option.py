@@ -46,11 +46,7 @@ def history_location(
     student is a StudentToAsk (the app asks) rather than a LocationProblem."""
     from quizapp.srs.paths import default_db_path
 
-    given, source = _first(
-        (getattr(args, "db", None), "--db"),
-        (os.environ.get("QUIZAPP_DB"), "QUIZAPP_DB"),
-        (settings.db if settings else None, "db in config.toml"),
-    )
+    given, source = db_given(args, settings)
     student, student_source = _first(
         (getattr(args, "student", None), "--student"),
         (os.environ.get("QUIZAPP_STUDENT"), "QUIZAPP_STUDENT"),
@@ -76,6 +72,15 @@ def history_location(
             '(or QUIZAPP_STUDENT, or student = "…" in config.toml)'
         )
     return PostgresLocation(url, student)
+
+
+def db_given(args: argparse.Namespace, settings: Settings | None) -> tuple[str | None, str]:
+    """The history's address as given, and where it was given (None: the default file)."""
+    return _first(
+        (getattr(args, "db", None), "--db"),
+        (os.environ.get("QUIZAPP_DB"), "QUIZAPP_DB"),
+        (settings.db if settings else None, "db in config.toml"),
+    )
 
 
 def _first(*candidates: tuple[str | None, str]) -> tuple[str | None, str]:

@@ -92,12 +92,7 @@ class PostgresStore:
         try:
             if migrate:
                 _migrate_or_explain(connection, where)
-            version = _refuse_newer(connection, where)
-            if version < SCHEMA_VERSION:
-                raise HistoryError(
-                    f"{where} holds no quizapp history yet (schema {version} of "
-                    f"{SCHEMA_VERSION}); open it once with the app to create it"
-                )
+            require_history(connection, where)
             _check_role(connection, location.student, where)
         except psycopg.Error as exc:
             connection.close()
@@ -626,18 +621,36 @@ def _migrate_or_explain(connection: psycopg.Connection[Any], where: str) -> None
         ) from exc
 
 
-def _check_role(connection: psycopg.Connection[Any], student: str, where: str) -> None:
-    """A role that is not the student's own, the tables' owner or above row security would
-    see nothing and be refused every write: say so now, in one line."""
+def require_history(connection: psycopg.Connection[Any], where: str) -> None:
+    """Refuse, in one line, a database without a quizapp history or with a newer one."""
+    version = _refuse_newer(connection, where)
+    if version < SCHEMA_VERSION:
+        raise HistoryError(
+            f"{where} holds no quizapp history yet (schema {version} of "
+            f"{SCHEMA_VERSION}); open it once with the app to create it"
+        )
+
+
+def role_reach(connection: psycopg.Connection[Any]) -> tuple[str, bool]:
+    """The connected role, and whether it sees every student's rows: the tables' owner (or a
+    member of the owner's role), a superuser or a role above row security. Any other role
+    sees only the rows whose student is its own name."""
     row = connection.execute(
         "SELECT current_user, r.rolsuper OR r.rolbypassrls"
         " OR pg_has_role(current_user, c.relowner, 'MEMBER')"
         " FROM pg_roles r, pg_class c WHERE r.rolname = current_user"
         " AND c.oid = 'reviews'::regclass"
     ).fetchone()
-    if row is None:
-        return
-    role, sees_all = row
+    if row is None:  # no catalogue row for the role: row security decides, as for a student
+        role = connection.execute("SELECT current_user").fetchone()
+        return (str(role[0]) if role else ""), False
+    return str(row[0]), bool(row[1])
+
+
+def _check_role(connection: psycopg.Connection[Any], student: str, where: str) -> None:
+    """A role that is not the student's own, the tables' owner or above row security would
+    see nothing and be refused every write: say so now, in one line."""
+    role, sees_all = role_reach(connection)
     if role != student and not sees_all:
         raise HistoryError(
             f"{where}: the role {role!r} may only use its own history (student {role!r}), "

@@ -54,7 +54,7 @@ class TrapCount:
 
 
 @dataclass(frozen=True)
-class _Given:
+class GivenAnswer:
     """One answer: to which question, when, whether right, and what (None: not kept)."""
 
     question_id: str
@@ -63,7 +63,7 @@ class _Given:
     response: Mapping[str, object] | None
 
 
-def _exam_answers(exams: list[dict[str, object]]) -> Iterator[_Given]:
+def exam_answers(exams: list[dict[str, object]]) -> Iterator[GivenAnswer]:
     """The mock exams' answers: right or wrong from the exam's missed list, the responses
     from its detail (kept from schema step 3 on)."""
     for exam in exams:
@@ -83,7 +83,7 @@ def _exam_answers(exams: list[dict[str, object]]) -> Iterator[_Given]:
         for qid in ids if isinstance(ids, list) else []:
             if isinstance(qid, str):
                 response = kept.get(qid)
-                yield _Given(
+                yield GivenAnswer(
                     qid,
                     when,
                     qid not in missed_ids,
@@ -91,14 +91,16 @@ def _exam_answers(exams: list[dict[str, object]]) -> Iterator[_Given]:
                 )
 
 
-def _answers(store: _History) -> list[_Given]:
+def _answers(store: _History) -> list[GivenAnswer]:
     """Every answer, oldest first: reviews (with their responses) and mock exam questions."""
     kept = {(r.question_id, r.reviewed_at): r.response for r in store.responses()}
     given = [
-        _Given(r.question_id, r.reviewed_at, r.correct, kept.get((r.question_id, r.reviewed_at)))
+        GivenAnswer(
+            r.question_id, r.reviewed_at, r.correct, kept.get((r.question_id, r.reviewed_at))
+        )
         for r in store.reviews()
     ]
-    given.extend(_exam_answers(store.exams()))
+    given.extend(exam_answers(store.exams()))
     given.sort(key=lambda g: g.when)
     return given
 

@@ -1,5 +1,5 @@
-"""The class report from a SQLite history: the loader (with and without the response column),
-the filters, and `quizapp class report` in its three formats and with bad input."""
+"""The class report from a SQLite history: the loader (an old history too), mock exams as
+attempts, the filters, and `quizapp class report` in its three formats and with bad input."""
 
 from __future__ import annotations
 
@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 
 from quizapp.classroom.history import (
-    ClassHistoryError,
     load_class_history,
     parse_response,
-    sqlite_answers,
 )
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
@@ -48,19 +46,13 @@ def add_response_column(path: Path, responses: dict[int, str]) -> None:
     connection.close()
 
 
-def test_the_loader_reads_responses_when_the_column_is_there(tmp_path: Path):
+def test_the_loader_reads_responses_and_ignores_what_is_not_json(tmp_path: Path):
     q1, q2 = single("q1"), numeric("q2", traps=(64.0,))
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, q1, False, 0)
         record(store, q2, False, 1)
         record(store, q1, True, 60 * 24 * 3)
-        answers = sqlite_answers(store.connection, "ann")
-    assert [(a.question_id, a.correct, a.response) for a in answers] == [
-        ("q1", False, None),
-        ("q2", False, None),
-        ("q1", True, None),
-    ]
     add_response_column(path, {1: '{"chosen": [2]}', 2: '{"value": 64, "trap": 0}', 3: "{oops"})
     history = load_class_history(path, [deck("d", [q1, q2])], Settings(), START)
     assert [a.response for a in history.answers] == [
@@ -74,6 +66,56 @@ def test_the_loader_reads_responses_when_the_column_is_there(tmp_path: Path):
     assert by_id["q1"].facility == 0.0  # the first attempt, not the later right one
     assert [s.share for s in by_id["q1"].shares] == [0.0, 0.0, 1.0, 0.0]
     assert [s.share for s in by_id["q2"].shares] == [0.0, 1.0]
+
+
+def test_an_older_history_is_read_as_it_is_and_left_as_it_was(tmp_path: Path):
+    """A schema-2 file (no response column) is brought forward in memory by open_readonly:
+    the answers read with no response, and the file is not touched."""
+    from tests.srs.old_history import take_back_to
+
+    q1 = single("q1")
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, q1, False, 0)
+        record(store, q1, True, 60)
+    take_back_to(path, 2)
+    before = path.read_bytes()
+    history = load_class_history(path, [deck("d", [q1])], Settings(), START)
+    assert [(a.correct, a.response) for a in history.answers] == [(False, None), (True, None)]
+    assert path.read_bytes() == before
+
+
+def test_a_mock_exam_counts_as_an_attempt_unanswered_as_wrong(tmp_path: Path):
+    """Moodle counts quiz attempts: a mock exam's questions are answers, at its submission."""
+    q1, q2, q3 = single("q1"), single("q2"), single("q3")
+    decks = [deck("d", [q1, q2, q3])]
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, q1, False, 60)  # after the exam: a repeat
+        store.record_exam(
+            taken=START,
+            questions=3,
+            correct=1,
+            passed=False,
+            threshold=0.7,
+            seconds=60.0,
+            detail={
+                "question_ids": ["q1", "q2", "q3", "gone"],
+                "missed": ["q2", "q3"],
+                "unanswered_ids": ["q3"],
+                "responses": {"q1": {"chosen": [0]}, "q2": {"chosen": [2]}},
+            },
+        )
+    history = load_class_history(path, decks, Settings(), START)
+    report = build_report(history, decks, START)
+    by_id = {item.question_id: item for item in report.items}
+    assert [(q, by_id[q].facility, by_id[q].responded) for q in ("q1", "q2", "q3")] == [
+        ("q1", 1.0, 1),
+        ("q2", 0.0, 1),
+        ("q3", 0.0, 0),  # unanswered: wrong, with nothing chosen
+    ]
+    assert {a.kind for a in history.answers if a.reviewed_at == START} == {"exam"}
+    assert report.students[0].answered == 3
 
 
 def test_parse_response_takes_json_objects_only():
@@ -117,11 +159,6 @@ def test_since_keeps_first_attempts_from_that_day_and_deck_keeps_its_questions(t
     only_e = build_report(history, decks, START, deck="e")
     assert [i.question_id for i in only_e.items] == ["other"]
     assert set(only_e.students[0].record.topic_mastery) == {"u"}
-
-
-def test_a_server_address_is_said_not_yet_readable():
-    with pytest.raises(ClassHistoryError, match="PostgreSQL"):
-        load_class_history("postgresql://u@h/db", [], Settings(), START)
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -184,7 +221,7 @@ def test_the_table_reads_at_80_columns_and_shows_bank_text_literally(run_cli, ho
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert "hostile-choice" in result.stdout and "hostile-numb" in result.stdout
-    assert "A 100%" in result.stdout and "✓B 0%" in result.stdout
+    assert "A:100%" in result.stdout and "✓B:0%" in result.stdout
     assert "\x1b" not in result.stdout
 
 
@@ -205,11 +242,9 @@ def test_bad_arguments_get_one_line(run_cli, hostile_history: Path, args, code, 
     assert "Traceback" not in result.stderr
 
 
-def test_a_folder_a_server_and_a_damaged_history_get_one_line(run_cli, tmp_path: Path):
+def test_a_folder_and_a_damaged_history_get_one_line(run_cli, tmp_path: Path):
     folder = _report(run_cli, tmp_path)
     assert folder.returncode == 2 and "is a folder" in folder.stderr
-    server = _report(run_cli, "postgresql://u@localhost/class")
-    assert server.returncode == 1 and "PostgreSQL" in server.stderr
     damaged = tmp_path / "damaged.db"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 600)
     broken = _report(run_cli, damaged)

@@ -3,7 +3,6 @@ app's own history, and on a class's report with flagged items first and Enter to
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -35,15 +34,15 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """t-single answered wrong (option B chosen), t-tf right, with their responses."""
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     path = tmp_path / "history.sqlite3"
-    when = datetime.now(UTC) - timedelta(days=2)
     with ReviewStore.open(path) as store:
-        for qid, right in (("t-single", False), ("t-tf", True)):
-            answer(store, BANK.questions[qid], when, right)
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE reviews SET response = '{\"chosen\": [1]}' WHERE id = 1")
-        connection.execute("UPDATE reviews SET response = '{\"chosen\": false}' WHERE id = 2")
-    connection.close()
+        record_two_answers(store)
     return path
+
+
+def record_two_answers(store) -> None:
+    when = datetime.now(UTC) - timedelta(days=2)
+    answer(store, BANK.questions["t-single"], when, False, response={"chosen": [1]})
+    answer(store, BANK.questions["t-tf"], when, True, response={"chosen": False})
 
 
 def make_app(db: Path) -> QuizApp:
@@ -61,19 +60,23 @@ def assert_fits(app: QuizApp) -> None:
     assert all(len(line) <= SIZE[0] for line in lines)
 
 
+async def open_from_palette(pilot: Pilot, app: QuizApp) -> ClassReportScreen:
+    """Class report from the palette, once the history is open; back when it is laid out."""
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await pick(pilot, "Class report")
+    await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+    screen = app.screen
+    assert isinstance(screen, ClassReportScreen)
+    await wait_for(pilot, lambda: screen.report is not None)
+    await pilot.pause()
+    return screen
+
+
 def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
     app = make_app(db)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
-        )
-        await pick(pilot, "Class report")
-        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
-        screen = app.screen
-        assert isinstance(screen, ClassReportScreen)
-        await wait_for(pilot, lambda: screen.report is not None)
-        await pilot.pause()
+        screen = await open_from_palette(pilot, app)
         items = screen.query_one("#class-items", DataTable)
         assert items.row_count == 2
         by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
@@ -173,5 +176,86 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
         assert "Explanation" in "\n".join(screen_lines(app))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+
+    drive(app, scenario, size=SIZE)
+
+
+# -- on a class's PostgreSQL history ---------------------------------------------------------
+
+
+@pytest.fixture
+def ann_role(postgres_server):
+    """A student's own login role (roles are the cluster's: the name is unique)."""
+    import uuid
+
+    import psycopg
+
+    name = f"ann_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{name}" LOGIN')
+    yield name
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f'DROP OWNED BY "{name}"')
+        admin.execute(f'DROP ROLE "{name}"')
+
+
+@pytest.mark.parametrize("as_owner", [True, False], ids=["instructor", "student-role"])
+def test_on_postgresql_the_owner_sees_the_class_and_a_student_only_their_rows(
+    pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_owner: bool
+) -> None:
+    from quizapp.srs.history import PostgresLocation, open_writer
+    from tests.srs.test_pg_store import with_user
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    with open_writer(PostgresLocation(pg_url, "bob")) as bob:  # the owner creates the tables
+        record_two_answers(bob)
+    with open_writer(PostgresLocation(with_user(pg_url, ann_role), ann_role)) as ann:
+        record_two_answers(ann)
+    url = pg_url if as_owner else with_user(pg_url, ann_role)
+    app = make_app(PostgresLocation(url, ann_role))  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_from_palette(pilot, app)
+        students = screen.query_one("#class-students", DataTable)
+        names = sorted(cells(students, r)[0] for r in range(students.row_count))
+        summary = str(screen.query_one("#class-summary").content)
+        if as_owner:
+            assert names == sorted([ann_role, "bob"])
+            assert summary.startswith("2 students") and "Only the rows" not in summary
+        else:
+            assert names == [ann_role]
+            assert summary.startswith("1 student") and f"role '{ann_role}'" in summary
+        items = screen.query_one("#class-items", DataTable)
+        by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
+        assert by_id["t-single"][1] == ("2" if as_owner else "1")
+        assert_fits(app)
+
+    drive(app, scenario, size=SIZE)
+
+
+def summary_text(app: QuizApp) -> str:
+    """The report screen's summary; "" until the screen is up and composed."""
+    if not isinstance(app.screen, ClassReportScreen):
+        return ""
+    return "".join(str(summary.content) for summary in app.screen.query("#class-summary"))
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("psycopg")
+    from quizapp.srs.history import PostgresLocation
+    from tests.postgres_server import _free_port
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    url = f"postgresql://instructor@127.0.0.1:{_free_port()}/class"
+    app = make_app(PostgresLocation(url, "instructor"))  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.push_screen(ClassReportScreen())
+        await wait_for(pilot, lambda: "could not be worked out" in summary_text(app))
+        text = summary_text(app)
+        assert f"{url} cannot be reached" in text and "Error:" not in text
 
     drive(app, scenario, size=SIZE)

@@ -3,11 +3,15 @@ as tables, flagged items first. Enter on an item opens it: the prompt, each opti
 why, and the explanation.
 
 The report is worked out off the UI thread with its own read-only connection to the history
-(quizapp/classroom), and laid out when it arrives. Bank text is shown literally.
+(quizapp/classroom), and laid out when it arrives. Bank text is shown literally. On a
+PostgreSQL history it covers every student the app's role may read: the class for the
+instructor (the tables' owner), and for a student's own role only their rows, which the
+summary says.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -23,8 +27,10 @@ from quizapp.bank.model import ChoiceQuestion, NumericQuestion, Question, TrueFa
 from quizapp.classroom.item_analysis import ItemStats
 from quizapp.classroom.report import (
     LEGEND,
+    PREDICTED_LEGEND,
     discrimination_text,
     flags_text,
+    no_study_text,
     predicted_text,
     response_tags,
     responses_text,
@@ -43,14 +49,17 @@ def load_class_report(app: App[None]) -> ClassReport | None:
     worker thread: the loader opens (and closes) its own read-only connection."""
     from quizapp.classroom.history import load_class_history
     from quizapp.classroom.report import build_report
+    from quizapp.srs.history import PostgresLocation
     from quizapp.srs.scheduling import utc_now
 
-    service = app.history_writes  # type: ignore[attr-defined]
-    if service.path is None:
-        return None
+    where = app.history_writes.path  # type: ignore[attr-defined]
+    if isinstance(where, PostgresLocation):
+        where = where.url  # the class's rows, as far as this role may read them
+    elif not isinstance(where, Path):
+        return None  # no history, or a student not named yet
     decks = app.bank.decks  # type: ignore[attr-defined]
     now = utc_now()
-    history = load_class_history(service.path, decks, app.settings, now)  # type: ignore[attr-defined]
+    history = load_class_history(where, decks, app.settings, now)  # type: ignore[attr-defined]
     return build_report(history, decks, now)
 
 
@@ -91,6 +100,7 @@ class ClassReportScreen(Screen[None]):
                 table = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
                 table.can_focus = False
                 yield table
+            yield Static(PREDICTED_LEGEND, classes="class-note", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -110,10 +120,13 @@ class ClassReportScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:
+        from quizapp.classroom.history import ClassHistoryError
+
         try:
             report = load_class_report(self.app)
-        except Exception as exc:  # a damaged history, a lock: said, never a crash
-            message = f"The class report could not be worked out: {type(exc).__name__}: {exc}"
+        except Exception as exc:  # a damaged history, a lock, a server down: said, not a crash
+            cause = exc if isinstance(exc, ClassHistoryError) else f"{type(exc).__name__}: {exc}"
+            message = f"The class report could not be worked out: {cause}"
             self.app.call_from_thread(self._show_problem, message)
             return
         self.app.call_from_thread(self.show_report, report)
@@ -134,6 +147,7 @@ class ClassReportScreen(Screen[None]):
                 f"{students} student{'s' if students != 1 else ''} · "
                 f"{len(report.items)} questions answered · {flagged} flagged"
                 + ("" if report.items else " · no first attempts to report yet")
+                + (f"\n{report.scope_note}" if report.scope_note else "")
             )
         )
         items = self.query_one("#class-items", DataTable)
@@ -154,7 +168,7 @@ class ClassReportScreen(Screen[None]):
             self.row_items[item.question_id] = item
         table = self.query_one("#class-students", DataTable)
         table.clear(columns=True)
-        table.add_columns("Student", "Answered", "Score", "Predicted exam")
+        table.add_columns("Student", "Answered", "Score", "Predicted exam", "No study")
         mastery = self.query_one("#class-mastery", DataTable)
         mastery.clear(columns=True)
         mastery.add_columns("Student", "Topic", "Mastery")
@@ -164,6 +178,7 @@ class ClassReportScreen(Screen[None]):
                 str(row.answered),
                 share_text(row.score),
                 predicted_text(row.record.predicted),
+                no_study_text(row.record.no_study),
             )
             for topic, value in row.record.topic_mastery.items():
                 mastery.add_row(literal(row.student), literal(topic), share_text(value))
