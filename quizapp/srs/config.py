@@ -22,6 +22,7 @@ that line: the rest of the file, comments included, is kept.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
@@ -124,4 +125,12 @@ def _exam_date(path: Path, value: object) -> date:
     # TOML has a date type: exam_date = 2027-01-15 (a string or a time of day is refused).
     if isinstance(value, date) and not isinstance(value, datetime):
         return value
-    raise ConfigError(f"{path}: exam_date must be a date like 2027-01-15, not {value!r}")
+    # Quoted, as people often write it: "2027-01-15" is read as the date it spells.
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            raise ConfigError(f"{path}: exam_date {value!r} is not a day of the calendar") from None
+    raise ConfigError(
+        f"{path}: exam_date must be a date like 2027-01-15 (quotes optional), not {value!r}"
+    )

@@ -196,7 +196,8 @@ def test_the_exam_date_and_the_daily_budget_are_read(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        'exam_date = "2027-01-15"',
+        'exam_date = "2027-02-30"',
+        'exam_date = "15/01/2027"',
         "exam_date = 2027-01-15T09:00:00",
         "exam_date = 20270115",
         "exam_date = 09:00:00",
@@ -362,3 +363,11 @@ def test_one_writer_for_every_kind_of_value(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="out of range"):
         set_config_value(path, "desired_retention", 1.5)
     assert load_settings(path).desired_retention == 0.85
+
+
+def test_a_quoted_exam_date_is_read_as_the_day_it_spells(tmp_path: Path) -> None:
+    from datetime import date
+
+    assert load_settings(write(tmp_path, 'exam_date = "2027-01-15"\n')).exam_date == date(
+        2027, 1, 15
+    )
