@@ -130,7 +130,9 @@ def _exam_date(path: Path, value: object) -> date:
         try:
             return date.fromisoformat(value)
         except ValueError:
-            raise ConfigError(f"{path}: exam_date {value!r} is not a day of the calendar") from None
+            raise ConfigError(
+                f"{path}: exam_date {value!r} is not a day of the calendar (write it like 2027-01-15)"
+            ) from None
     raise ConfigError(
         f"{path}: exam_date must be a date like 2027-01-15 (quotes optional), not {value!r}"
     )
