@@ -47,6 +47,25 @@ def test_the_defaults_pass_nothing_but_the_device() -> None:
     assert not (parsed.no_default_bank or parsed.no_shuffle or parsed.default_parameters)
 
 
+def test_on_a_shared_store_each_session_asks_for_its_student() -> None:
+    parsed = build_parser().parse_args(session_argv(SessionOptions(ask_student=True))[3:])
+    assert parsed.ask_student and parsed.db is None and parsed.student is None
+
+
+def test_serve_refuses_a_student_on_a_shared_store_in_one_line(tmp_path) -> None:
+    env = {**os.environ, "QUIZAPP_CONFIG": str(tmp_path / "config.toml")}
+    argv = [sys.executable, "-m", "quizapp", "serve", "--student", "ada", "--port", "1"]
+    url = "postgresql://ada:secret@db.example.org/class"
+    result = subprocess.run(
+        [*argv, "--db", url], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "quizapp serve: error: --student: on a shared history each browser tab asks for its "
+        "student's id; serve it without --student\n"
+    )
+
+
 def test_sessions_import_the_quizapp_the_server_runs() -> None:
     environment = session_environment({"PYTHONPATH": "/elsewhere"})
     first, second = environment["PYTHONPATH"].split(":")
@@ -168,3 +187,51 @@ def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> No
     assert "quizapp is full." in text and "The one session this server allows is in use" in text
     assert closed in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
     assert server.returncode == 0
+
+
+def test_the_page_fetches_nothing_from_another_site(tmp_path) -> None:
+    """textual-serve's page asks Google for its font; the served one uses the copy textual-serve
+    ships, from this server."""
+    import re
+    import urllib.request
+
+    import textual_serve
+
+    statics = Path(textual_serve.__file__).parent / "static"
+    port = free_port()
+    server = _serve("--port", str(port), tmp_path=tmp_path)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        origin = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"{origin}/", timeout=30) as response:
+            page = response.read().decode()
+        fetched = re.findall(r"""(?:src|href)="([^"]+)"|url\("([^"]+)"\)""", page)
+        urls = [a or b for a, b in fetched]
+        assert "fonts.googleapis.com" not in page
+        assert urls and all(url.startswith(f"{origin}/static/") for url in urls), urls
+        fonts = [url for url in urls if "/fonts/" in url]
+        assert len(fonts) == 2
+        for url in fonts:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                served = response.read()
+            assert served == (statics / url.removeprefix(f"{origin}/static/")).read_bytes()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=60)
+    assert server.returncode == 0
+
+
+def test_a_page_that_would_fetch_from_elsewhere_is_refused(tmp_path) -> None:
+    from quizapp.serve.server import ThirdPartyPage, local_index_page
+
+    (tmp_path / "app_index.html").write_text(
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/css?family=X" />'
+        '<script src="https://cdn.example.org/x.js"></script>'
+    )
+    with pytest.raises(ThirdPartyPage, match=r"cdn\.example\.org"):
+        local_index_page(tmp_path)
+    (tmp_path / "app_index.html").write_text(
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/css?family=X" />'
+    )
+    assert "googleapis" not in local_index_page(tmp_path)
