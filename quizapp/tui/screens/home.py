@@ -124,10 +124,12 @@ class HomeScreen(Screen[None]):
 
     @property
     def _in_app(self) -> bool:
-        """Mounted and still in the app. A quit that arrives while the screen mounts (a browser
-        tab closed at once) takes its widgets away before its Mount is handled, and a refresh
-        queued before a quit can arrive after: then there is nothing to draw into."""
-        return self.is_attached
+        """Still in the app, and not being taken down. A quit that arrives while the screen
+        mounts (a browser tab closed at once) removes its widgets before its Mount is handled,
+        and a refresh queued before a quit can arrive after: then there is nothing to draw
+        into. `_pruning` is set on a screen whose widgets are being removed; Textual's own
+        widgets check it the same way (Widget.refresh, signals)."""
+        return self.is_attached and not self._pruning
 
     def on_mount(self) -> None:
         if not self._in_app:
