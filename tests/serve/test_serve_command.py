@@ -235,3 +235,40 @@ def test_a_page_that_would_fetch_from_elsewhere_is_refused(tmp_path) -> None:
         '<link rel="stylesheet" href="https://fonts.googleapis.com/css?family=X" />'
     )
     assert "googleapis" not in local_index_page(tmp_path)
+
+
+def test_a_tab_closed_as_soon_as_it_opened_ends_its_app_without_a_signal(tmp_path) -> None:
+    """Closed before its home screen has mounted, the app is asked to quit mid-mount: it ends
+    at once rather than raising and waiting for serve's SIGTERM (QUIT_SECONDS later)."""
+    import asyncio
+
+    import aiohttp
+
+    from quizapp.serve.server import QUIT_SECONDS
+    from tests.serve.browser import child_pids, is_running
+
+    port = free_port()
+    server = _serve("--port", str(port), tmp_path=tmp_path)
+
+    async def open_and_close() -> set[int]:
+        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as tab:
+            message = await asyncio.wait_for(tab.receive(), 120)  # the app has started
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            return child_pids(server.pid)
+
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        apps = asyncio.run(open_and_close())
+        assert apps
+        wait_until(
+            lambda: not any(is_running(pid) for pid in apps),
+            QUIT_SECONDS - 5,
+            "the app to end before serve would signal it",
+        )
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _out, err = server.communicate(timeout=60)
+    assert "did not quit" not in err and "Traceback" not in err
+    assert server.returncode == 0
