@@ -14,6 +14,7 @@ from tests.serve.browser import (
     is_running,
     open_app,
     press,
+    screen_text,
     served_app,
     wait_for_text,
     wait_until,
@@ -52,6 +53,9 @@ def test_each_tab_asks_for_its_student_on_a_shared_store(browser, tmp_path: Path
             page.keyboard.type(student)
             wait_for_text(page, student)
             press(page, "Enter")
+            # The home screen shows behind the dialog all along: wait for the dialog to go, or
+            # the next Enter can reach it instead of the deck list.
+            wait_until(lambda p=page: ASKED not in screen_text(p), 60, "the dialog to close")
             wait_for_text(page, HOME)
             press(page, "Enter")  # the highlighted deck
             wait_for_text(page, FIRST_QUESTION)
