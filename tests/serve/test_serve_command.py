@@ -165,8 +165,7 @@ def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> No
     async def connect_two() -> tuple[str, int]:
         url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
         async with aiohttp.ClientSession() as session, session.ws_connect(url) as first:
-            # The first tab's app is running once its home screen is drawn (closed before
-            # that, an app may miss the request to quit and end only at SIGTERM).
+            # The first tab holds its slot: its home screen is drawn.
             drawn = b""
             while b"Decks" not in drawn:
                 message = await asyncio.wait_for(first.receive(), 120)
