@@ -56,6 +56,7 @@ APP_DEFAULTS: dict[str, object] = {
     "no_default_bank": False,
     "db": None,
     "student": None,
+    "ask_student": False,
     "device": "auto",
     "theme": None,
     "length": None,
@@ -135,6 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_app_options(app_group)
     add_exam_date_options(app_group, on_subcommand=False)
     add_scheduling_options(app_group)
+    app_group.add_argument(
+        "--ask-student",
+        action="store_true",
+        help="on a PostgreSQL --db, ask whose history at start even when QUIZAPP_STUDENT or "
+        "config.toml names a student (what `quizapp serve` gives each browser tab)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = commands.add_parser(
@@ -276,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_preview(args)
         if args.command == "serve":
             checked = _checked_app_options(args)
-            return checked if isinstance(checked, int) else run_serve(args)
+            return checked if isinstance(checked, int) else run_serve(args, checked[3])
         if args.command in AUTHORING_COMMANDS:
             return run_authoring(args)
         if args.command == "exam":

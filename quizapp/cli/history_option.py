@@ -43,15 +43,24 @@ def history_location(
     args: argparse.Namespace, settings: Settings | None, *, ask_student: bool = False
 ) -> HistoryLocation | StudentToAsk:
     """The history these arguments name. `ask_student`: a PostgreSQL history without a
-    student is a StudentToAsk (the app asks) rather than a LocationProblem."""
+    student is a StudentToAsk (the app asks) rather than a LocationProblem. `--ask-student`
+    (args.ask_student) leaves QUIZAPP_STUDENT and config.toml's student out: the app asks."""
     from quizapp.srs.paths import default_db_path
 
     given, source = db_given(args, settings)
-    student, student_source = _first(
-        (getattr(args, "student", None), "--student"),
-        (os.environ.get("QUIZAPP_STUDENT"), "QUIZAPP_STUDENT"),
-        (settings.student if settings else None, "student in config.toml"),
-    )
+    if getattr(args, "ask_student", False):
+        # Each browser tab of `quizapp serve` is its own student, whatever the server's
+        # environment or config.toml say.
+        if getattr(args, "student", None):
+            raise LocationProblem("--student and --ask-student contradict each other: give one")
+        student, student_source = None, ""
+        ask_student = True
+    else:
+        student, student_source = _first(
+            (getattr(args, "student", None), "--student"),
+            (os.environ.get("QUIZAPP_STUDENT"), "QUIZAPP_STUDENT"),
+            (settings.student if settings else None, "student in config.toml"),
+        )
     if student is not None:
         problem = student_problem(student)
         if problem:

@@ -6,8 +6,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
+
+if TYPE_CHECKING:
+    from quizapp.srs.history import HistoryLocation, StudentToAsk
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -46,7 +50,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
         "serve",
         help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: each tab runs its own app process with "
-        "the options given here, on the same history as the terminal app.",
+        "the options given here. On a SQLite history every tab uses the one history, as the "
+        "terminal app does; on a class's PostgreSQL store each tab asks for its student's id.",
     )
     serve.add_argument(
         "--host",
@@ -81,12 +86,32 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def run_serve(args: argparse.Namespace) -> int:
-    """Serve until SIGINT or SIGTERM. The app options have been checked (the bank loads)."""
+def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk) -> int:
+    """Serve until SIGINT or SIGTERM. The app options have been checked (the bank loads) and
+    name the history at `location`."""
     from quizapp.serve.capacity import default_max_sessions
-    from quizapp.serve.server import QuizServer
+    from quizapp.serve.server import QuizServer, ThirdPartyPage
     from quizapp.serve.session import SessionOptions, session_argv, session_environment
 
+    environment = session_environment(dict(os.environ))
+    if isinstance(location, Path):
+        # The one local history, as in the terminal. Absolute, so a session reads the same
+        # file whatever its working folder.
+        db = str(Path(args.db).resolve()) if args.db else None
+        ask_student = False
+    else:
+        # The class's shared store: every tab asks whose history it is.
+        if args.student:
+            message = (
+                "--student: on a shared history each browser tab asks for its student's id; "
+                "serve it without --student"
+            )
+            print(error_line("quizapp serve", message), file=sys.stderr)
+            return 2
+        # In the sessions' environment, not their command line: `ps` shows a command line to
+        # every user of the machine, and the URL can hold a password.
+        environment["QUIZAPP_DB"] = location.url
+        db, ask_student = None, True
     if not is_loopback(args.host):
         print(
             f"quizapp serve: warning: listening on {terminal_safe(args.host)}: anyone who can "
@@ -97,21 +122,26 @@ def run_serve(args: argparse.Namespace) -> int:
         # Absolute, so a session reads the same files whatever its working folder.
         bank=tuple(str(Path(p).resolve()) for p in args.bank),
         no_default_bank=args.no_default_bank,
-        db=str(Path(args.db).resolve()) if args.db else None,
+        db=db,
+        ask_student=ask_student,
         device=args.device,
         theme=args.theme,
         length=args.length,
         no_shuffle=args.no_shuffle,
         default_parameters=args.default_parameters,
     )
-    server = QuizServer(
-        session_argv(options),
-        host=args.host,
-        port=args.port,
-        max_sessions=args.max_sessions or default_max_sessions(),
-        public_url=args.public_url,
-        environment=session_environment(dict(os.environ)),
-    )
+    try:
+        server = QuizServer(
+            session_argv(options),
+            host=args.host,
+            port=args.port,
+            max_sessions=args.max_sessions or default_max_sessions(),
+            public_url=args.public_url,
+            environment=environment,
+        )
+    except ThirdPartyPage as exc:  # a textual-serve whose page would send students elsewhere
+        print(error_line("quizapp serve", exc), file=sys.stderr)
+        return 1
     try:
         server.serve()
     except OSError as exc:  # the port is taken, or the address is not this machine's

@@ -4,7 +4,9 @@ every app process ended when its tab closes or the server stops.
 
 textual-serve (1.1) starts `command` with a shell and ends a process by asking it to quit and
 waiting without a deadline; both are replaced here. The websocket handler is textual-serve's
-own, with the session count and the argument-list process around it.
+own, with the session count and the argument-list process around it. Its page asks Google for
+its font; this one serves the copy textual-serve ships, so a student's browser asks nothing of
+any other site.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ import contextlib
 import html
 import logging
 import os
+import re
 import shlex
 import signal
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
+import aiohttp_jinja2
+import jinja2
 from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
@@ -30,6 +36,46 @@ QUIT_SECONDS = 15.0
 TERMINATE_SECONDS = 5.0
 
 FULL_TITLE = "quizapp is full"
+
+INDEX_TEMPLATE = "app_index.html"
+# textual-serve's page loads Roboto Mono from fonts.googleapis.com; it ships the font itself.
+GOOGLE_FONTS_LINK = re.compile(
+    r"<link\s[^>]*href=[\"']https?://fonts\.(?:googleapis|gstatic)\.com/[^>]*>", re.IGNORECASE
+)
+LOCAL_FONTS = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        font-style: normal;
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype");
+      }
+      @font-face {
+        font-family: "Roboto Mono";
+        font-style: italic;
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
+          format("truetype");
+      }
+    </style>"""
+# A URL the page would fetch from elsewhere: an attribute or url() that is absolute, not built
+# from the server's own {{ config.static.url }}.
+OUTSIDE_FETCH = re.compile(
+    r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//"""
+)
+
+
+class ThirdPartyPage(RuntimeError):
+    """textual-serve's page fetches something from another site, and it is not the font."""
+
+
+def local_index_page(templates_path: Path) -> str:
+    """textual-serve's page template, with its fonts served by this server."""
+    page = GOOGLE_FONTS_LINK.sub(LOCAL_FONTS, (templates_path / INDEX_TEMPLATE).read_text())
+    outside = OUTSIDE_FETCH.search(page)
+    if outside:
+        raise ThirdPartyPage(
+            f"textual-serve's {INDEX_TEMPLATE} fetches from another site "
+            f"({page[outside.start() : outside.start() + 60]!r}); quizapp serves no such page"
+        )
+    return page
 
 
 def full_message(max_sessions: int) -> str:
@@ -132,6 +178,7 @@ class QuizServer(Server):
         # Counted from the moment a websocket is accepted until its process has ended, so a
         # burst of tabs cannot start more processes than the limit.
         self.open_sessions = 0
+        self.index_page = local_index_page(Path(self.templates_path))
 
     @property
     def full(self) -> bool:
@@ -183,6 +230,12 @@ class QuizServer(Server):
                 self.sessions.pop(app_service, None)
             self.open_sessions -= 1
         return websocket
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        # The page from memory, with its fonts local (local_index_page).
+        aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({INDEX_TEMPLATE: self.index_page}))
+        return app
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: textual-serve prints its logo here, before the port is open."""

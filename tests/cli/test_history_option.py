@@ -60,6 +60,18 @@ def test_no_student_is_refused_by_commands_and_asked_by_the_app() -> None:
     assert history_location(args(db=URL), None, ask_student=True) == StudentToAsk(URL)
 
 
+def test_ask_student_asks_whatever_the_environment_and_the_config_say(monkeypatch) -> None:
+    """What `quizapp serve` gives each browser tab on a shared store."""
+    monkeypatch.setenv("QUIZAPP_STUDENT", "bob")
+    settings = Settings(db=URL, student="carol")
+    asked = history_location(args(ask_student=True), settings, ask_student=True)
+    assert asked == StudentToAsk(URL)
+    with pytest.raises(LocationProblem, match="--student and --ask-student"):
+        history_location(args(student="ada", ask_student=True), settings, ask_student=True)
+    path = history_location(args(db="h.sqlite3", ask_student=True), settings, ask_student=True)
+    assert path == Path("h.sqlite3")  # a local history has no student to ask for
+
+
 @pytest.mark.parametrize(
     ("student", "why"),
     [("", "empty"), ("a\x1bb", "control character"), ("x" * 64, "63 bytes"), (" ada", "space")],

@@ -97,9 +97,12 @@ def wait_for_text(page, *texts: str, seconds: float = 60) -> str:
         page.wait_for_timeout(100)  # how often to look, not how long to wait
 
 
-def open_app(context, url: str):
-    """A new tab on the served app, with its terminal readable and focused for keys."""
+def open_app(context, url: str, requests: list[str] | None = None):
+    """A new tab on the served app, with its terminal readable and focused for keys; every URL
+    the tab requests is added to `requests`."""
     page = context.new_page()
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
     page.add_init_script(HOOK)
     page.goto(url)
     return page
@@ -189,17 +192,21 @@ class Served:
 
 @contextmanager
 def served_app(
-    tmp_path: Path, *options: str, stop: signal.Signals = signal.SIGTERM
+    tmp_path: Path,
+    *options: str,
+    stop: signal.Signals = signal.SIGTERM,
+    environment: dict[str, str] | None = None,
 ) -> Iterator[Served]:
-    """`python -m quizapp serve` on a free loopback port with a history and config of its own;
-    stopped with `stop` afterwards (SIGINT: a Ctrl+C), and no app process it started may
-    outlive it."""
+    """`python -m quizapp serve` on a free loopback port with a history and config of its own
+    (`environment` can name others); stopped with `stop` afterwards (SIGINT: a Ctrl+C), and no
+    app process it started may outlive it."""
     port = free_port()
     history, log = tmp_path / "history.sqlite3", tmp_path / "serve.log"
     env = {
         **os.environ,
         "QUIZAPP_DB": str(history),
         "QUIZAPP_CONFIG": str(tmp_path / "config.toml"),
+        **(environment or {}),
     }
     argv = [sys.executable, "-m", "quizapp", "serve", "--port", str(port), *options]
     with log.open("w") as output:

@@ -5,18 +5,15 @@ tabs at once, and an eleventh turned away."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.serve.browser import (
-    CHROMIUM_ARGS,
     choose,
     is_running,
     open_app,
     press,
-    require_chromium,
     screen_text,
     served_app,
     wait_for_text,
@@ -32,17 +29,6 @@ SECOND_QUESTION = "Why is a single attention head not enough"
 # busy machine, so the deadline is long (it costs nothing when the lab is quick).
 LAB_SECONDS = 180
 LAB_RESULT = "done in "  # said only of a result computed live, in this app process
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    chromium = require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_a_student_session_in_the_browser(browser, tmp_path: Path) -> None:

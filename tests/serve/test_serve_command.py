@@ -47,6 +47,25 @@ def test_the_defaults_pass_nothing_but_the_device() -> None:
     assert not (parsed.no_default_bank or parsed.no_shuffle or parsed.default_parameters)
 
 
+def test_on_a_shared_store_each_session_asks_for_its_student() -> None:
+    parsed = build_parser().parse_args(session_argv(SessionOptions(ask_student=True))[3:])
+    assert parsed.ask_student and parsed.db is None and parsed.student is None
+
+
+def test_serve_refuses_a_student_on_a_shared_store_in_one_line(tmp_path) -> None:
+    env = {**os.environ, "QUIZAPP_CONFIG": str(tmp_path / "config.toml")}
+    argv = [sys.executable, "-m", "quizapp", "serve", "--student", "ada", "--port", "1"]
+    url = "postgresql://ada:secret@db.example.org/class"
+    result = subprocess.run(
+        [*argv, "--db", url], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "quizapp serve: error: --student: on a shared history each browser tab asks for its "
+        "student's id; serve it without --student\n"
+    )
+
+
 def test_sessions_import_the_quizapp_the_server_runs() -> None:
     environment = session_environment({"PYTHONPATH": "/elsewhere"})
     first, second = environment["PYTHONPATH"].split(":")
@@ -146,8 +165,7 @@ def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> No
     async def connect_two() -> tuple[str, int]:
         url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
         async with aiohttp.ClientSession() as session, session.ws_connect(url) as first:
-            # The first tab's app is running once its home screen is drawn (closed before
-            # that, an app may miss the request to quit and end only at SIGTERM).
+            # The first tab holds its slot: its home screen is drawn.
             drawn = b""
             while b"Decks" not in drawn:
                 message = await asyncio.wait_for(first.receive(), 120)
@@ -167,4 +185,89 @@ def test_a_websocket_beyond_the_limit_is_told_the_server_is_full(tmp_path) -> No
         server.communicate(timeout=60)
     assert "quizapp is full." in text and "The one session this server allows is in use" in text
     assert closed in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert server.returncode == 0
+
+
+def test_the_page_fetches_nothing_from_another_site(tmp_path) -> None:
+    """textual-serve's page asks Google for its font; the served one uses the copy textual-serve
+    ships, from this server."""
+    import re
+    import urllib.request
+
+    import textual_serve
+
+    statics = Path(textual_serve.__file__).parent / "static"
+    port = free_port()
+    server = _serve("--port", str(port), tmp_path=tmp_path)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        origin = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"{origin}/", timeout=30) as response:
+            page = response.read().decode()
+        fetched = re.findall(r"""(?:src|href)="([^"]+)"|url\("([^"]+)"\)""", page)
+        urls = [a or b for a, b in fetched]
+        assert "fonts.googleapis.com" not in page
+        assert urls and all(url.startswith(f"{origin}/static/") for url in urls), urls
+        fonts = [url for url in urls if "/fonts/" in url]
+        assert len(fonts) == 2
+        for url in fonts:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                served = response.read()
+            assert served == (statics / url.removeprefix(f"{origin}/static/")).read_bytes()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=60)
+    assert server.returncode == 0
+
+
+def test_a_page_that_would_fetch_from_elsewhere_is_refused(tmp_path) -> None:
+    from quizapp.serve.server import ThirdPartyPage, local_index_page
+
+    (tmp_path / "app_index.html").write_text(
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/css?family=X" />'
+        '<script src="https://cdn.example.org/x.js"></script>'
+    )
+    with pytest.raises(ThirdPartyPage, match=r"cdn\.example\.org"):
+        local_index_page(tmp_path)
+    (tmp_path / "app_index.html").write_text(
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/css?family=X" />'
+    )
+    assert "googleapis" not in local_index_page(tmp_path)
+
+
+def test_a_tab_closed_as_soon_as_it_opened_ends_its_app_without_a_signal(tmp_path) -> None:
+    """Closed before its home screen has mounted, the app is asked to quit mid-mount: it ends
+    at once rather than raising and waiting for serve's SIGTERM (QUIT_SECONDS later)."""
+    import asyncio
+
+    import aiohttp
+
+    from quizapp.serve.server import QUIT_SECONDS
+    from tests.serve.browser import child_pids, is_running
+
+    port = free_port()
+    server = _serve("--port", str(port), tmp_path=tmp_path)
+
+    async def open_and_close() -> set[int]:
+        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as tab:
+            message = await asyncio.wait_for(tab.receive(), 120)  # the app has started
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            return child_pids(server.pid)
+
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # listening
+        apps = asyncio.run(open_and_close())
+        assert apps
+        wait_until(
+            lambda: not any(is_running(pid) for pid in apps),
+            QUIT_SECONDS - 5,
+            "the app to end before serve would signal it",
+        )
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _out, err = server.communicate(timeout=60)
+    assert "did not quit" not in err and "Traceback" not in err
     assert server.returncode == 0

@@ -15,12 +15,14 @@ from textual.widgets import DataTable, Input, Label
 
 from quizapp.bank import load_bank
 from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.help import HelpScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.screens.summary import SummaryScreen
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
 from tests.conftest import CORPUS
+from tests.tui.screen_text import screen_lines
 
 SIZE = (100, 40)
 
@@ -247,15 +249,17 @@ def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.pause()
-        help_text = " ".join(text_of(label) for label in app.screen.query("#help-text Label"))
+        # The text as drawn, wrapped lines joined.
+        help_text = " ".join(" ".join(screen_lines(app)).split())
         assert "Everything" in help_text and "Again, Hard, Good, Easy" in help_text
         await pilot.press("escape")
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Deck: Every question type" in titles
         assert "Compute: mha_params" in titles and "Theme" in titles
 
-    drive(app, scenario)
+    drive(app, scenario, size=(120, 60))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from rich.table import Table
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Label
+from textual.widgets import Label, Static
 
 from quizapp.tui.literal import literal
 
@@ -48,27 +50,38 @@ EVERYWHERE: Section = (
 )
 
 
+KEY_WIDTH = 22  # the key column, after the section's 2-cell indent
+
+
+def key_table(rows: list[tuple[str, str]]) -> Table:
+    """One section's keys: a key column, and descriptions that wrap under themselves (hanging),
+    not under the keys. One table per section rather than a pair of widgets per key: the help
+    is built on every `?`, and a hundred widgets to style and lay out cost a frame's worth of
+    time many times over (a quarter of a second in a browser tab on a busy server)."""
+    table = Table.grid(padding=(0, 1, 0, 0), expand=True)
+    table.add_column(width=KEY_WIDTH, style="bold")
+    table.add_column(ratio=1)
+    for key, what in rows:
+        table.add_row(Text(key), Text(what))  # Text: literal, never markup
+    return table
+
+
 def help_rows(sections: list[Section]) -> Iterator[Widget]:
-    """The keys, section by section: a key column, and descriptions that wrap under themselves
-    (hanging), not under the keys."""
+    """The keys, section by section, each section's under its title."""
     yield Label("Keys", classes="help-heading")
     for title, rows in sections:
         if not rows:
             continue
         yield Label(literal(title), classes="help-section")
-        for key, what in rows:
-            with Horizontal(classes="help-row"):
-                yield Label(literal(key), classes="help-key")
-                yield Label(literal(what), classes="help-what")
+        yield Static(key_table(rows), classes="help-keys")
 
 
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
+    HelpScreen { background: $background; }
     HelpScreen .help-heading { text-style: bold; margin-bottom: 1; }
     HelpScreen .help-section { text-style: bold; color: $accent; margin-top: 1; }
-    HelpScreen .help-row { height: auto; }
-    HelpScreen .help-key { width: 24; padding-left: 2; text-style: bold; }
-    HelpScreen .help-what { width: 1fr; }
+    HelpScreen .help-keys { padding-left: 2; }
     """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 

@@ -122,7 +122,18 @@ class HomeScreen(Screen[None]):
             lines.append(f"… and {len(self.bank.errors) - 50} more (run quizapp lint)")
         return "\n".join(lines)
 
+    @property
+    def _in_app(self) -> bool:
+        """Still in the app, and not being taken down. A quit that arrives while the screen
+        mounts (a browser tab closed at once) removes its widgets before its Mount is handled,
+        and a refresh queued before a quit can arrive after: then there is nothing to draw
+        into. `_pruning` is set on a screen whose widgets are being removed; Textual's own
+        widgets check it the same way (Widget.refresh, signals)."""
+        return self.is_attached and not self._pruning
+
     def on_mount(self) -> None:
+        if not self._in_app:
+            return
         self.title = "quizapp"
         self._show_problems()
         table = self.query_one("#decks", DataTable)
@@ -146,7 +157,7 @@ class HomeScreen(Screen[None]):
     def show_bank(self, bank: Bank) -> None:
         """A reloaded bank: its decks, its question counts and its problems."""
         self.bank = bank
-        if self.is_mounted:
+        if self.is_mounted and self._in_app:
             self._show_problems()
             self._fill_rows()
 
@@ -167,7 +178,7 @@ class HomeScreen(Screen[None]):
         self.counts = counts
         if counts is not None:
             self.counts_refresh.refresh_at(counts.next_change)
-        if self.is_mounted:
+        if self.is_mounted and self._in_app:
             self._fill_rows()
             self.query_one(ReadinessLine).refresh_line()
 
@@ -203,7 +214,8 @@ class HomeScreen(Screen[None]):
         self._show_drill_note()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show_drill_note()
+        if self._in_app:
+            self._show_drill_note()
 
     def _highlighted_decks(self) -> tuple[str, ...]:
         table = self.query_one("#decks", DataTable)

@@ -35,6 +35,12 @@ class StudentScreen(ModalScreen[str | None]):
             yield Input(placeholder="student id", max_length=STUDENT_MAX_BYTES, id="student")
             yield Label("", id="student-problem", classes="dialog-detail")
 
+    def on_mount(self) -> None:
+        # Explicitly: Textual focuses a screen's first field only while the app has focus, and
+        # under `quizapp serve` the app starts blurred until the browser tab reports focus
+        # (then only a widget focused before the blur gets it back), so typing went nowhere.
+        self.query_one("#student", Input).focus()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         name = event.value
         problem = student_problem(name)
