@@ -1,6 +1,7 @@
-"""`quizapp serve` on a class's shared PostgreSQL store, in headless Chromium: each tab asks
-for its student's id, even when the server's environment names a student, and each tab's
-answers land under its own student; the page asks nothing of any other site."""
+"""`quizapp serve` on a class's shared PostgreSQL store, in headless Chromium: two serve
+processes on two ports (as behind a load balancer) share the store; each tab asks for its
+student's id, even when the server's environment names a student, and each tab's answers land
+under its own student; the page asks nothing of any other site."""
 
 from __future__ import annotations
 
@@ -35,17 +36,26 @@ def class_reviews(pg_url: str) -> list[tuple[str, str, bool]]:
         return [tuple(row) for row in rows.fetchall()]
 
 
-def test_each_tab_asks_for_its_student_on_a_shared_store(browser, tmp_path: Path, pg_url) -> None:
+def test_two_serve_hosts_share_the_store_and_each_tab_asks_for_its_student(
+    browser, tmp_path: Path, pg_url
+) -> None:
     environment = {"QUIZAPP_DB": pg_url, "QUIZAPP_STUDENT": "whoever-started-the-server"}
-    with served_app(tmp_path, "--no-shuffle", "--length", "1", environment=environment) as served:
+    options = ("--no-shuffle", "--length", "1")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with (
+        served_app(tmp_path / "a", *options, environment=environment) as served,
+        served_app(tmp_path / "b", *options, environment=environment) as other_host,
+    ):
+        assert served.url != other_host.url  # two hosts, two ports, one store
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         requests: list[str] = []
         first = open_app(context, served.url, requests)
         wait_for_text(first, ASKED)
         (first_pid,) = served.app_pids()
-        second = open_app(context, served.url)
+        second = open_app(context, other_host.url)
         wait_for_text(second, ASKED)
-        (second_pid,) = served.app_pids() - {first_pid}
+        (second_pid,) = other_host.app_pids()
 
         for page, student in ((first, "ada-lovelace"), (second, "grace-hopper")):
             wait_for_text(page, "student id")  # the field is there: typing reaches it
@@ -67,14 +77,15 @@ def test_each_tab_asks_for_its_student_on_a_shared_store(browser, tmp_path: Path
         rows = class_reviews(pg_url)
         assert sorted(student for student, _, _ in rows) == ["ada-lovelace", "grace-hopper"]
         assert all(correct for _, _, correct in rows)
-        assert not served.history.exists()  # nothing went to a local history
+        assert not served.history.exists() and not other_host.history.exists()  # no local one
 
         first.close()
         wait_until(
-            lambda: not is_running(first_pid) and served.app_pids() == {second_pid},
+            lambda: not is_running(first_pid) and not served.app_pids(),
             60,
             "the closed tab's app process to end",
         )
+        assert other_host.app_pids() == {second_pid}
         assert is_running(second_pid)  # the other tab's goes on
         context.close()
 
