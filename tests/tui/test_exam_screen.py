@@ -125,7 +125,11 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
         assert "1 unanswered" in detail and "1 flagged for review: 3" in detail
         assert not results  # no feedback, nothing recorded before submit
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen), timeout=60)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted,
+            timeout=60,
+        )
         report = app.screen
         assert label(report, "#exam-score") == "Score: 6 of 7 (86%)"
         assert label(report, "#exam-verdict") == "PASS: 70% needed to pass"
@@ -174,7 +178,10 @@ def test_when_the_clock_runs_out_the_exam_submits_itself() -> None:
         await pilot.press("ctrl+s")  # the confirmation is still open when the time is up
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         clock.advance(10)
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen))
+        # Switched to is not yet composed: wait until the report's widgets are there.
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted
+        )
         report = app.screen
         assert label(report, "#exam-score") == "Score: 1 of 6 (17%)"
         assert label(report, "#exam-verdict") == "FAIL: 70% needed to pass"
@@ -251,7 +258,9 @@ def test_grading_runs_the_computations_and_a_failed_key_leaves_its_question_unsc
         assert text_of(screen.query_one("#exam-grading")).startswith("Grading…")
         assert label(screen, "#exam-timer") == "submitted"
         release.set()
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted
+        )
         report = app.screen
         assert label(report, "#exam-score") == "Score: 0 of 6 (0%)"
         notes = text_of(report.query_one("#exam-notes"))

@@ -147,7 +147,11 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen), timeout=60)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted,
+            timeout=60,
+        )
         await saved(pilot, app)
         with ReviewStore.open(db) as store:
             [exam] = store.exams()

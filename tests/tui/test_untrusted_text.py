@@ -276,7 +276,9 @@ def test_an_exam_its_report_and_a_missed_question(hostile: Hostile) -> None:
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReportScreen), 60)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted, 60
+        )
         await shows(pilot, "prompt-h-single", "prompt-h-tf", "prompt-h-order")
         assert find(app, "hostile-topic") is not None
         await click_fields(pilot, hostile, "prompt-h-single")
