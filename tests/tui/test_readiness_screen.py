@@ -3,6 +3,7 @@ by the plan, through Pilot."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from textual.widgets import DataTable, Input, Static
 
 from quizapp.bank import load_bank
 from quizapp.srs.config import Settings, load_settings
-from quizapp.srs.readiness import plan_drill_queue
+from quizapp.srs.readiness import exam_moment, plan_drill_queue
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
@@ -101,7 +102,12 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> No
         assert row[0] == "Every question type"
         assert row[2] == f"{100 * report.headline.topics['testing'].mean:.0f}%"
         plot = screen.query_one(ScoreByDayPlot)
-        assert len(plot.series.lines["plan followed"]) == EXAM_IN_DAYS + 1
+        # A point per study session from now (one a day) until 09:00 on the exam day, and the
+        # exam itself: 21 points after 09:00, 22 before it (today's early hours are a day too).
+        to_exam = exam_moment(report.exam_date) - report.generated_at
+        sessions = math.ceil(to_exam / timedelta(days=1))
+        assert sessions in (EXAM_IN_DAYS, EXAM_IN_DAYS + 1)
+        assert len(plot.series.lines["plan followed"]) == sessions + 1
         assert plot.series.lines["plan followed"][-1] > plot.series.lines["no further study"][-1]
         body = screen.query_one("#readiness-body", VerticalScroll)
         assert body.region.right <= size[0] and body.region.bottom <= size[1]
