@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
-from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -25,6 +24,7 @@ from quizapp.tui.screens.fit import FitScreen
 from quizapp.tui.screens.home import HomeScreen
 from tests.srs.simulated_history import FIT_SIZE, FORGETFUL, simulate_history
 from tests.tui.test_history_in_app import make_app, saved, start_drill
+from tests.tui.test_lab_device import palette
 from tests.tui.test_sessions import answer_current, drive, text_of, wait_for
 
 SIZE = (80, 24)
@@ -42,10 +42,7 @@ def fake_child(monkeypatch):
 async def open_fit_screen(pilot: Pilot) -> FitScreen:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
-    await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*"Fit the scheduler")
-    await pilot.pause(0.3)
+    await palette(pilot, "Fit the scheduler")  # waits until the palette offers it
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, FitScreen))
     return app.screen  # type: ignore[return-value]

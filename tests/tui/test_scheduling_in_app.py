@@ -33,6 +33,7 @@ from quizapp.tui.screens.stats import StatsScreen
 from quizapp.tui.screens.summary import SummaryScreen
 from tests.tui.screen_text import drive_with_toasts, find, screen_lines
 from tests.tui.test_history_in_app import make_app, saved, start_drill
+from tests.tui.test_lab_device import palette
 from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
 
 SIZES = [(80, 24), (120, 40)]
@@ -361,9 +362,7 @@ def test_buried_cards_come_back_from_the_palette(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.question.id == "t-multi")
         await saved(pilot, app)
         assert app.history_writes.buried_ids() == ["t-single"]
-        await pilot.press("ctrl+p")
-        await pilot.press(*"Buried cards")
-        await pilot.pause(0.3)
+        await palette(pilot, "Buried cards")  # waits until the palette offers it
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "BuriedCards")
         await wait_for(pilot, lambda: shown(app, "t-single: Which is right?"))
