@@ -18,6 +18,7 @@ from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.conftest import CORPUS
 from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
+from tests.tui.toasts import said
 
 
 def make_app(db: Path, **options: object) -> QuizApp:
@@ -123,10 +124,9 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("d")
-        await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert any("Nothing is due right now. The next card is due" in m for m in messages), (
-            messages
+        await wait_for(
+            pilot,
+            lambda: any("Nothing is due right now. The next card is due" in m for m in said(app)),
         )
 
     drive(app, scenario)

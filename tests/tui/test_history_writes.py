@@ -23,6 +23,7 @@ from quizapp.tui.widgets.history_status import HistoryStatus
 from tests.srs.filesystems import Lock, fill, make_history, make_special, small_tmpfs
 from tests.tui.test_history_in_app import make_app, saved
 from tests.tui.test_sessions import answer_current, drive, start_deck, text_of, wait_for
+from tests.tui.toasts import said
 
 # The scenario holds the lock for 15 s; QUIZAPP_LOCK_TEST_SECONDS shortens it.
 HOLD_SECONDS = float(os.environ.get("QUIZAPP_LOCK_TEST_SECONDS", "15"))
@@ -44,7 +45,7 @@ def status_bar(app: QuizApp) -> str:
 
 
 def notifications(app: QuizApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return said(app)
 
 
 async def open_session(pilot: Pilot, app: QuizApp):
@@ -225,6 +226,7 @@ def test_a_device_at_the_path_runs_without_saving_and_says_why(tmp_path: Path) -
 
         async def scenario(pilot: Pilot) -> None:
             await wait_for(pilot, lambda: app.history_writes.failure is not None)
+            await wait_for(pilot, lambda: any("Answers will not be saved" in m for m in said(app)))
             [message] = [m for m in notifications(app) if "Answers will not be saved" in m]
             assert str(device) in message and "is a character device" in message
             screen = await start_deck(pilot)
@@ -265,6 +267,7 @@ def test_a_corrupted_history_is_moved_aside_and_the_app_says_where(tmp_path: Pat
         [moved] = [
             p for p in tmp_path.glob("h.db.unusable-*") if p.name[-4:] not in ("-wal", "-shm")
         ]
+        await wait_for(pilot, lambda: any("moved to" in m for m in said(app)))
         [message] = [m for m in notifications(app) if "moved to" in m]
         assert str(db) in message and str(moved) in message
         assert moved.read_bytes() == bytes(data)

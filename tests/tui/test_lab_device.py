@@ -23,6 +23,7 @@ from quizapp.tui.widgets.device_notice import DeviceNotice
 from tests.conftest import CORPUS
 from tests.tui.screen_text import drive_with_toasts, screen_lines
 from tests.tui.test_sessions import HomeScreen, make_app, wait_for
+from tests.tui.toasts import said
 
 
 def _cuda_present() -> bool:
@@ -103,23 +104,7 @@ async def pick(pilot: Pilot, query: str) -> None:
 def toasts(app, text: str) -> int:
     """How many notifications containing `text` were posted, including ones that have since
     timed out (a slow machine can outlast a toast's seconds before the test looks)."""
-    said = app.__dict__.get("said_in_tests")
-    if said is None:
-        return sum(text in str(n.message) for n in app._notifications)
-    return sum(text in message for message in said)
-
-
-def keep_toasts(app) -> None:
-    """Record every notification the app posts, for `toasts`."""
-    said: list[str] = []
-    original = app.notify
-
-    def notify(message, *args, **kwargs):
-        said.append(str(message))
-        return original(message, *args, **kwargs)
-
-    app.notify = notify
-    app.said_in_tests = said
+    return sum(text in message for message in said(app))
 
 
 @needs_no_cuda
@@ -128,7 +113,6 @@ def test_device_cuda_without_a_gpu_falls_back_with_a_lasting_notice_and_the_pale
     size: tuple[int, int],
 ) -> None:
     app = QuizApp(load_bank([CORPUS / "good"]), AppOptions(device="cuda", shuffle=False))
-    keep_toasts(app)
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))

@@ -61,7 +61,10 @@ def test_answers_during_an_outage_are_kept_then_sent_and_the_student_is_told(
         await asyncio.to_thread(stoppable_postgres.start)
         await wait_for(pilot, lambda: app.history_writes.writer.status().pending == 0)
         await wait_for(pilot, lambda: status_bar(app) == "")
-        assert "3 answers kept on this machine reached the class store." in notifications(app)
+        await wait_for(
+            pilot,
+            lambda: "3 answers kept on this machine reached the class store." in notifications(app),
+        )
 
     drive(app, scenario)
     with open_writer(location) as store:

@@ -18,6 +18,7 @@ from quizapp.tui.screens.quiz import QuizScreen
 from tests.conftest import CORPUS
 from tests.tui.test_reload import deck_text, save
 from tests.tui.test_sessions import answer_current, drive, wait_for
+from tests.tui.toasts import said
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -105,7 +106,8 @@ def test_a_file_with_some_problems_previews_the_rest_and_shows_them(tmp_path: Pa
     async def scenario(pilot: Pilot) -> None:
         screen = await quiz_screen(pilot)
         assert [q.id for q in screen.session.questions] == ["a-1"]
-        shown = "\n".join(n.message for n in app._notifications)
+        await wait_for(pilot, lambda: f"/{deck.name}:" in "\n".join(said(app)))
+        shown = "\n".join(said(app))
         assert f"/{deck.name}:" in shown  # the toast may cut the path's start, not the file
 
     drive(app, scenario)

@@ -18,6 +18,7 @@ from quizapp.tui.reload import BankWatcher
 from quizapp.tui.screens.home import ALL_DECKS, HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.tui.test_sessions import drive, text_of, wait_for
+from tests.tui.toasts import said
 
 HEADER = """\
 format: 1
@@ -97,7 +98,7 @@ async def ready(pilot: Pilot) -> None:
 
 
 def notifications(app: QuizApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return said(app)
 
 
 def test_an_edit_shows_on_the_home_screen_within_a_second(tmp_path: Path) -> None:
@@ -111,7 +112,7 @@ def test_an_edit_shows_on_the_home_screen_within_a_second(tmp_path: Path) -> Non
         save(deck, deck_text("alpha", ["a-1", "a-2", "a-3"]))
         await wait_for(pilot, lambda: question_counts(app)["alpha"] == "3", timeout=1.5)
         assert set(app.bank.questions) == {"a-1", "a-2", "a-3"}
-        assert "Reloaded deck Alpha (3 questions)" in notifications(app)
+        await wait_for(pilot, lambda: "Reloaded deck Alpha (3 questions)" in notifications(app))
         assert "3 questions in 1 deck" in home(app).sub_title
 
     drive(app, scenario)
@@ -135,6 +136,9 @@ def test_a_broken_save_keeps_the_last_good_deck_and_says_where_then_clears(
         assert "YAML syntax" in problems(app)
         assert question_counts(app)["alpha"] == "2"  # the last good version, still in use
         assert set(app.bank.questions) == {"a-1", "a-2"}
+        await wait_for(
+            pilot, lambda: "The last good version stays in use." in "".join(notifications(app))
+        )
         shown = "\n".join(notifications(app))
         # A toast is narrow: the path may lose its start (…), never the file, line and column.
         assert f"/{deck.name}:5:" in shown and "The last good version stays in use." in shown
@@ -143,7 +147,7 @@ def test_a_broken_save_keeps_the_last_good_deck_and_says_where_then_clears(
         await wait_for(pilot, lambda: problems(app) == "")
         assert question_counts(app)["alpha"] == "3"
         assert not home(app).query_one("#problems-title").display
-        assert f"Problems fixed: {deck}" in notifications(app)
+        await wait_for(pilot, lambda: f"Problems fixed: {deck}" in notifications(app))
 
     drive(app, scenario)
 
@@ -179,11 +183,11 @@ def test_a_new_file_in_a_watched_folder_and_a_removed_one(tmp_path: Path) -> Non
         save(beta, deck_text("beta", ["b-1"]))
         await wait_for(pilot, lambda: "beta" in question_counts(app))
         assert question_counts(app) == {"alpha": "2", "beta": "1", "all": "3"}
-        assert "Loaded new deck Beta (1 question)" in notifications(app)
+        await wait_for(pilot, lambda: "Loaded new deck Beta (1 question)" in notifications(app))
         beta.unlink()
         await wait_for(pilot, lambda: "beta" not in question_counts(app))
         assert question_counts(app) == {"alpha": "2", "all": "2"}
-        assert "Removed deck Beta: its file is gone" in notifications(app)
+        await wait_for(pilot, lambda: "Removed deck Beta: its file is gone" in notifications(app))
 
     drive(app, scenario)
 

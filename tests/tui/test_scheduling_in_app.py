@@ -35,6 +35,7 @@ from tests.tui.screen_text import drive_with_toasts, find, screen_lines
 from tests.tui.test_history_in_app import make_app, saved, start_drill
 from tests.tui.test_lab_device import palette
 from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
+from tests.tui.toasts import said
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -411,9 +412,7 @@ def test_a_deck_with_every_card_put_away_says_how_to_bring_them_back(tmp_path: P
     async def scenario(pilot: Pilot) -> None:
         await home_ready(pilot, app)
         await pilot.press("enter")
-        await wait_for(
-            pilot, lambda: any("are suspended or buried" in n.message for n in app._notifications)
-        )
+        await wait_for(pilot, lambda: any("are suspended or buried" in m for m in said(app)))
         assert isinstance(app.screen, HomeScreen)
 
     drive(app, scenario, size=(80, 24))

@@ -18,6 +18,7 @@ from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.conftest import CORPUS
 from tests.tui.test_sessions import drive, wait_for
+from tests.tui.toasts import said
 
 SIZE = (80, 24)
 
@@ -37,7 +38,7 @@ def first_hit(app: QuizApp) -> str:
 
 
 def notes(app: QuizApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return said(app)
 
 
 def test_a_theme_picked_in_the_palette_is_written_to_the_config(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from tests.conftest import CORPUS
 from tests.srs.readiness_helpers import answer_given
 from tests.tui.test_history_in_app import saved
 from tests.tui.test_sessions import answer_current, drive, start_deck, wait_for
+from tests.tui.toasts import said
 
 BANK = load_bank([CORPUS / "good"])
 
@@ -146,7 +147,7 @@ def test_the_trap_drill_says_when_there_are_no_traps_yet(tmp_path: Path) -> None
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: app.history is not None)
-        await wait_for(pilot, lambda: any(n.message == NO_TRAPS_YET for n in app._notifications))
+        await wait_for(pilot, lambda: NO_TRAPS_YET in said(app))
         assert isinstance(app.screen, HomeScreen)
 
     drive(app, scenario)
