@@ -62,9 +62,16 @@ def assert_fits(app: QuizApp) -> None:
 
 async def open_from_palette(pilot: Pilot, app: QuizApp) -> ClassReportScreen:
     """Class report from the palette, once the history is open; back when it is laid out."""
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HomeScreen) and app.screen.is_mounted and app.history is not None
+        ),
+    )
     await pick(pilot, "Class report")
-    await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, ClassReportScreen) and app.screen.is_mounted
+    )
     screen = app.screen
     assert isinstance(screen, ClassReportScreen)
     await wait_for(pilot, lambda: screen.report is not None)
@@ -92,7 +99,7 @@ def test_the_palette_opens_the_report_on_the_apps_own_history(db: Path) -> None:
         assert topics == {q.topic: "0%" for q in BANK.questions.values()}
         assert_fits(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=SIZE)
 
@@ -145,9 +152,11 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
     report = class_report()
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.push_screen(ClassReportScreen(report))
-        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ClassReportScreen) and app.screen.is_mounted
+        )
         await pilot.pause()
         items = app.screen.query_one("#class-items", DataTable)
         first = cells(items, 0)
@@ -164,7 +173,7 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
         assert items.cursor_row == 0
         await pilot.press("pageup", "pageup", "pageup", "pageup")
         await pilot.press("down", "enter")  # the second row: t-single
-        await wait_for(pilot, lambda: isinstance(app.screen, ItemScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ItemScreen) and app.screen.is_mounted)
         screen = app.screen
         assert isinstance(screen, ItemScreen) and screen.question.id == "t-single"
         text = "\n".join(screen_lines(app))
@@ -175,7 +184,9 @@ def test_flagged_items_come_first_and_enter_opens_the_item(db: Path) -> None:
         await pilot.pause()
         assert "Explanation" in "\n".join(screen_lines(app))
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, ClassReportScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ClassReportScreen) and app.screen.is_mounted
+        )
 
     drive(app, scenario, size=SIZE)
 
@@ -252,7 +263,7 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_sentence(
     app = make_app(PostgresLocation(url, "instructor"))  # type: ignore[arg-type]
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.push_screen(ClassReportScreen())
         await wait_for(pilot, lambda: "could not be worked out" in summary_text(app))
         text = summary_text(app)

@@ -76,7 +76,7 @@ def test_the_deck_table_fits_and_cuts_only_with_an_ellipsis(size, tmp_path: Path
     app = app_on(bank)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await settled(pilot)
         assert cut_off(app) == []
         lines = screen_lines(app)
@@ -99,7 +99,7 @@ def test_at_80_columns_the_session_options_go_under_the_decks() -> None:
     app = app_on(bundled())
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await settled(pilot)
         table = app.screen.query_one("#decks", DataTable)
         options = app.screen.query_one("#side-pane")
@@ -115,9 +115,9 @@ def test_help_descriptions_wrap_under_themselves(size) -> None:
     app = app_on(bundled())
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
         await settled(pilot)
         assert cut_off(app) == []
         lines = screen_lines(app)
@@ -148,9 +148,9 @@ def test_the_lab_title_reads_whole(size) -> None:
     spec = get_spec("model_params")
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.push_screen(LabScreen("model_params", app.lab))
-        await wait_for(pilot, lambda: isinstance(app.screen, LabScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LabScreen) and app.screen.is_mounted)
         await settled(pilot)
         assert cut_off(app) == []
         shown = " ".join(" ".join(screen_lines(app)).split())
@@ -164,7 +164,7 @@ def test_the_palette_shows_every_line_of_a_hits_help() -> None:
     help_text = get_spec("mha_params").description  # exactly wide enough to wrap once
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("ctrl+p")
         await pilot.press(*"compute")
         await wait_for(pilot, lambda: bool(app.screen.query(CommandList)))
@@ -181,7 +181,7 @@ def test_options_wrap_under_their_own_text_and_the_footer_fits(size) -> None:
     app = app_on(bundled(), start="preview", preview=("mha-purpose-subspaces",))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await settled(pilot)
         assert cut_off(app) == []
         lines = screen_lines(app)
@@ -201,7 +201,7 @@ def test_the_exam_list_keeps_one_line_per_question(size) -> None:
     app = app_on(bank, start="exam", exam={"questions": 20, "seed": 3})
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
         await settled(pilot)
         assert cut_off(app) == []
         screen = app.screen
@@ -228,9 +228,9 @@ def test_tag_boxes_read_on_or_off_without_colour() -> None:
     app = app_on(load_bank([CORPUS / "good"]))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, TagPicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, TagPicker) and app.screen.is_mounted)
         await settled(pilot)
         boxes = [line for line in screen_lines(app) if "▐" in line]
         assert boxes and all("▐ ▌" in line for line in boxes)  # none picked: all empty

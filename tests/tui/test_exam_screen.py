@@ -49,7 +49,7 @@ def make_exam(app: QuizApp, clock: FakeClock, *, minutes: float = 10, derived: b
 
 async def open_exam(pilot: Pilot, exam: ExamSession, results: list[ExamResult]) -> ExamScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
     screen = ExamScreen(exam, app.lab, on_submit=results.append, tick=0.05)  # type: ignore[attr-defined]
     app.push_screen(screen)
     await wait_for(pilot, lambda: app.screen is screen and screen.query("#answer"))
@@ -152,7 +152,9 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
         assert result.taken.tzinfo is not None
 
         await pilot.press("enter")  # the missed question: its explanation and its lab
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReviewScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamReviewScreen) and app.screen.is_mounted
+        )
         assert "First, then, last." in app.screen.query_one("#feedback-text").source
         assert app.screen.query_one(LabPanel)
         await pilot.press("escape")
@@ -192,7 +194,7 @@ def test_when_the_clock_runs_out_the_exam_submits_itself() -> None:
         assert len(results) == 1 and results[0].timed_out and results[0].correct == 1
         assert len(results[0].unanswered) == 5
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario)
 
@@ -223,7 +225,7 @@ def test_orderings_count_once_moved_or_confirmed_and_leaving_records_nothing() -
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         assert not results and not exam.submitted
 
     drive(app, scenario, size=SIZE)

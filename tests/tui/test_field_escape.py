@@ -35,9 +35,9 @@ async def footer_shows(pilot: Pilot, text: str) -> str:
 
 async def open_lab(pilot: Pilot, name: str) -> LabScreen:
     app: QuizApp = pilot.app  # type: ignore[assignment]
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
     open_lab_screen(app, name)  # what the palette's "Compute: name" does
-    await wait_for(pilot, lambda: isinstance(app.screen, LabScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, LabScreen) and app.screen.is_mounted)
     screen = app.screen
     await wait_for(pilot, lambda: bool(screen.query(".lab-values")))
     return screen  # type: ignore[return-value]
@@ -55,9 +55,9 @@ async def tab_to(pilot: Pilot, kind: type[Widget]) -> Widget:
 
 async def start_on(pilot: Pilot, question_id: str) -> QuizScreen:
     app: QuizApp = pilot.app  # type: ignore[assignment]
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
     app.start_session(questions=[app.bank.questions[question_id]], title="One")
-    await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
     screen = app.screen
     await wait_for(pilot, lambda: isinstance(screen.focused, Input))
     return screen  # type: ignore[return-value]
@@ -83,7 +83,7 @@ def test_escape_on_a_lab_field_leaves_the_field_not_the_lab(
         assert app.focused is screen.query_one("#lab-body")
         await footer_shows(pilot, "esc Back")
         await pilot.press("escape")  # now the screen's own Escape
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=size)
 

@@ -41,10 +41,15 @@ def fake_child(monkeypatch):
 
 async def open_fit_screen(pilot: Pilot) -> FitScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HomeScreen) and app.screen.is_mounted and app.history is not None
+        ),
+    )
     await palette(pilot, "Fit the scheduler")  # waits until the palette offers it
     await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, FitScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, FitScreen) and app.screen.is_mounted)
     return app.screen  # type: ignore[return-value]
 
 
@@ -77,7 +82,7 @@ def test_the_palette_fits_shows_the_report_and_drills_use_the_fit(
         assert str(close.label) == "Close (Esc)" and close.region.bottom <= dialog.region.bottom
         assert app.history_writes.parameters == tuple(FORGETFUL)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
         # A drill now schedules with the fitted parameters: a new card answered Good starts
         # at the fit's initial stability for Good, not the default one.
@@ -142,7 +147,7 @@ def test_a_tiny_history_is_refused_with_the_commands_message(tmp_path: Path) -> 
         assert shown(screen, "fit-stage").startswith("No fit")
         assert app.history_writes.parameters is None
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=SIZE)
     with ReviewStore.open_readonly(db) as store:
@@ -163,7 +168,7 @@ def test_closing_the_screen_stops_a_fit_that_is_still_running(
         await wait_for(pilot, lambda: screen.stage.startswith("Step 1 of 3"), timeout=60)
         children.append(screen._process)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=SIZE)
     [child] = children

@@ -38,9 +38,14 @@ async def saved(pilot: Pilot, app: QuizApp) -> None:
 
 async def start_drill(pilot: Pilot, app: QuizApp) -> QuizScreen:
     """From the home screen, once the history is open: d, and wait for the drill."""
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HomeScreen) and app.screen.is_mounted and app.history is not None
+        ),
+    )
     await pilot.press("d")
-    await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
     return app.screen  # type: ignore[return-value]
 
 
@@ -72,13 +77,18 @@ def test_home_shows_due_and_new_counts_and_they_move_after_a_session(tmp_path: P
         return [str(c) for c in table.get_row_at(0)]
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and row(app)[1] != "")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HomeScreen) and app.screen.is_mounted and row(app)[1] != ""
+            ),
+        )
         assert row(app)[:3] == ["0", "8", "8"]  # due, new, questions
         screen = await start_deck(pilot)
         await answer_current(pilot, screen, right=True)
         await pilot.press("escape")  # leave the session…
         await pilot.press("y")  # …confirming
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: row(app)[1] == "7")
 
     drive(app, scenario)
@@ -122,7 +132,7 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
         await pilot.press("enter")  # to the summary
         await saved(pilot, app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("d")
         await wait_for(
             pilot,
@@ -140,10 +150,15 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+            pilot,
+            lambda: (
+                isinstance(app.screen, HomeScreen)
+                and app.screen.is_mounted
+                and app.history is not None
+            ),
         )
         app.start_exam(questions=3, seed=5)
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         await pilot.press("y")

@@ -172,13 +172,13 @@ def test_quitting_with_answers_waiting_says_how_many_and_tries_once_more(
         screen, _, lock = await answer_while_locked(pilot, app, db)
         try:
             await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
             confirm = app.screen
             assert "1 answer not saved yet (database is locked)" in confirm.detail
             await pilot.press("n")  # stay
             await wait_for(pilot, lambda: app.screen is screen)
             await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
             await pilot.press("y")
             if release_after_yes:
                 lock.release()

@@ -83,7 +83,9 @@ def test_a_device_chosen_before_torch_loads_is_settled_by_the_warm_up() -> None:
 async def palette(pilot: Pilot, query: str) -> list[str]:
     """Open the command palette, type `query`, and return the prompts it offers."""
     await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, CommandPalette) and pilot.app.screen.is_mounted
+    )
     await pilot.press(*query)
     options = pilot.app.screen.query_one(OptionList)
 
@@ -115,12 +117,12 @@ def test_device_cuda_without_a_gpu_falls_back_with_a_lasting_notice_and_the_pale
     app = QuizApp(load_bank([CORPUS / "good"]), AppOptions(device="cuda", shuffle=False))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: toasts(app, FALLBACK_TOAST) == 1, timeout=60)
         assert app.lab.device == "cuda" and app.lab.resolved_device == "cpu"
 
         await pick(pilot, "Compute: mha_params")
-        await wait_for(pilot, lambda: isinstance(app.screen, LabScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LabScreen) and app.screen.is_mounted)
         screen = app.screen
         await wait_for(pilot, lambda: bool(screen.query(".lab-values")))
         notice = screen.query_one(DeviceNotice)
@@ -154,7 +156,7 @@ def test_the_palette_lists_devices_without_loading_torch() -> None:
     app = make_app(warm_up=False)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
         devices = {t: h for t, h in commands.items() if t.startswith("Device: ")}
         assert set(devices) == {

@@ -62,13 +62,17 @@ async def click_text(pilot: Pilot, text: str) -> None:
 
 async def open_quiz(pilot: Pilot) -> QuizScreen:
     await pilot.press("enter")  # the only deck
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QuizScreen))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, QuizScreen) and pilot.app.screen.is_mounted
+    )
     return pilot.app.screen  # type: ignore[return-value]
 
 
 async def dialog_for(pilot: Pilot, text: str) -> OpenLink:
     await click_text(pilot, text)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenLink))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, OpenLink) and pilot.app.screen.is_mounted
+    )
     await pilot.pause()
     return pilot.app.screen  # type: ignore[return-value]
 
@@ -151,7 +155,7 @@ def test_a_file_address_reaching_the_dialog_is_refused(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot) -> None:
         ask_to_open(app, "file:///etc/passwd")
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink))
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
         await pilot.pause()
         dialog = app.screen
         assert dialog.refused is not None and not dialog.query("#open")
@@ -203,7 +207,7 @@ def test_the_dialog_has_open_and_cancel_for_a_web_link(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot) -> None:
         app.push_screen(OpenLink("https://example.com/x"))
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink))
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
         await pilot.pause()
         labels = {str(b.label) for b in app.screen.query(Button)}
         assert labels == {"Open (o)", "Cancel (esc)"}
@@ -221,7 +225,7 @@ def test_a_long_address_is_shown_whole(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot) -> None:
         app.push_screen(OpenLink(address))
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink))
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
         await pilot.pause()
         shown = app.screen.query_one("#link-address")
         rows = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))

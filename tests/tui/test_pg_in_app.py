@@ -22,7 +22,12 @@ def test_the_app_asks_for_the_student_and_saves_under_them(pg_url: str) -> None:
     async def scenario(pilot: Pilot) -> None:
         # Pushed is not yet composed: wait for the field itself.
         await wait_for(
-            pilot, lambda: isinstance(app.screen, StudentScreen) and bool(app.screen.query(Input))
+            pilot,
+            lambda: (
+                isinstance(app.screen, StudentScreen)
+                and app.screen.is_mounted
+                and bool(app.screen.query(Input))
+            ),
         )
         assert app.history_writes.writer is None  # nothing opens before the student is known
         app.screen.query_one(Input).value = "bad\x1bname"
@@ -31,7 +36,7 @@ def test_the_app_asks_for_the_student_and_saves_under_them(pg_url: str) -> None:
         assert "control character" in str(problem.content)
         app.screen.query_one(Input).value = "ada"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         screen = await start_drill(pilot, app)
         first = screen.question.id
         await answer_current(pilot, screen, right=True)
@@ -49,7 +54,9 @@ def test_escape_runs_the_app_without_saving(pg_url: str) -> None:
     app = make_app(StudentToAsk(pg_url))  # type: ignore[arg-type]
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, StudentScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, StudentScreen) and app.screen.is_mounted
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.history_writes.failure is not None)
         assert isinstance(app.screen, HomeScreen) and app.history_writes.writer is None

@@ -35,7 +35,9 @@ def preview_app(*argv: str) -> QuizApp:
 
 
 async def quiz_screen(pilot: Pilot) -> QuizScreen:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QuizScreen))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, QuizScreen) and pilot.app.screen.is_mounted
+    )
     await pilot.pause()
     return pilot.app.screen  # type: ignore[return-value]
 
@@ -87,7 +89,12 @@ def test_preview_by_file_then_an_edit_and_ctrl_r(tmp_path: Path) -> None:
         # …until ctrl+r opens it again on the new version, at the question on screen.
         await pilot.press("ctrl+r")
         await wait_for(
-            pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen is not screen
+            pilot,
+            lambda: (
+                isinstance(app.screen, QuizScreen)
+                and app.screen.is_mounted
+                and app.screen is not screen
+            ),
         )
         again: QuizScreen = app.screen  # type: ignore[assignment]
         assert [q.id for q in again.session.questions] == ["a-2", "a-3"]

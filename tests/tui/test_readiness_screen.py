@@ -70,9 +70,14 @@ def line_text(app: QuizApp) -> str:
 
 
 async def open_readiness(pilot: Pilot, app: QuizApp) -> ReadinessScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HomeScreen) and app.screen.is_mounted and app.history is not None
+        ),
+    )
     await pilot.press("R")
-    await wait_for(pilot, lambda: isinstance(app.screen, ReadinessScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, ReadinessScreen) and app.screen.is_mounted)
     screen = app.screen
     assert isinstance(screen, ReadinessScreen)
     await wait_for(pilot, lambda: screen.report is not None)
@@ -85,7 +90,7 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> No
     app = make_app(db, exam_day())
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
         line = line_text(app)
         assert f"Exam in {EXAM_IN_DAYS} days · predicted " in line
@@ -117,7 +122,7 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> No
         await pilot.pause()
         assert note.region.y < body.region.bottom  # reachable by scrolling
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=size)
 
@@ -130,7 +135,7 @@ def test_without_an_exam_date_there_is_no_line_and_no_plan(db: Path) -> None:
         assert "No exam date" in text_of(screen.query_one("#readiness-summary", Static))
         assert not screen.query(ScoreByDayPlot)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         assert line_text(app) == ""
 
     drive(app, scenario, size=(80, 24))
@@ -143,7 +148,9 @@ def test_the_exam_date_is_set_in_the_app_and_saved(db: Path, tmp_path: Path) -> 
     async def scenario(pilot: Pilot) -> None:
         screen = await open_readiness(pilot, app)
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamDateDialog))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamDateDialog) and app.screen.is_mounted
+        )
         field = app.screen.query_one("#exam-date", Input)
         field.value = "next week"
         await pilot.press("enter")
@@ -167,10 +174,15 @@ def test_the_drill_asks_todays_plan(db: Path) -> None:
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.history is not None
+            pilot,
+            lambda: (
+                isinstance(app.screen, HomeScreen)
+                and app.screen.is_mounted
+                and app.history is not None
+            ),
         )
         await pilot.press("d")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         asked = [q.id for q in app.screen.session.questions]  # type: ignore[attr-defined]
         assert "t-card" not in asked  # a flashcard is not on the exam
         with ReviewStore.open_readonly(db) as store:

@@ -94,7 +94,12 @@ def problems(app: QuizApp) -> str:
 
 async def ready(pilot: Pilot) -> None:
     app: QuizApp = pilot.app  # type: ignore[assignment]
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.watcher is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HomeScreen) and app.screen.is_mounted and app.watcher is not None
+        ),
+    )
 
 
 def notifications(app: QuizApp) -> list[str]:
@@ -202,7 +207,7 @@ def test_a_session_in_progress_keeps_its_questions_and_new_ones_use_the_new_bank
     async def scenario(pilot: Pilot) -> None:
         await ready(pilot)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         quiz: QuizScreen = app.screen  # type: ignore[assignment]
         before = list(quiz.session.questions)
         save(deck, deck_text("alpha", ["a-1", "a-2", "a-3"]))
@@ -210,10 +215,10 @@ def test_a_session_in_progress_keeps_its_questions_and_new_ones_use_the_new_bank
         assert app.screen is quiz and quiz.session.questions == before
         assert quiz.question is before[0]
         await pilot.press("escape", "y")  # leave, confirming
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         assert question_counts(app)["alpha"] == "3"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         assert [q.id for q in app.screen.session.questions] == ["a-1", "a-2", "a-3"]  # type: ignore[attr-defined]
 
     drive(app, scenario)
@@ -235,11 +240,16 @@ def test_the_history_is_untouched_and_its_ids_still_count(tmp_path: Path) -> Non
         await ready(pilot)
         await wait_for(pilot, lambda: app.history is not None and row(app)[1] != "")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await pilot.press("space", "3")  # a-1: revealed, graded Good
         await wait_for(pilot, lambda: app.screen.state == "answered")  # type: ignore[attr-defined]
         await pilot.press("escape", "y")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and row(app)[1] == "1")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HomeScreen) and app.screen.is_mounted and row(app)[1] == "1"
+            ),
+        )
         # The deck is renamed and a question added: a-1 keeps its history, by id.
         save(deck, deck_text("alpha", ["a-1", "a-2", "a-3"], title="Renamed"))
         await wait_for(pilot, lambda: row(app)[2] == "3")

@@ -132,7 +132,7 @@ async def leave(pilot: Pilot, app: QuizApp) -> None:
     if not isinstance(app.screen, HomeScreen):
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
         await pilot.press("y")
-    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
 
 # -- the rating, and 1–4 to change it --------------------------------------------------------
@@ -260,7 +260,9 @@ def test_a_missed_card_comes_back_when_due_between_other_cards(
         assert progress(screen) == "Question 3 of 3"
         await answer_current(pilot, screen, right=True)  # Easy: graduates
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen.is_mounted
+        )
         await saved(pilot, app)
         assert [(q, r) for q, _, r in reviews(db)] == [
             ("t-single", 1),
@@ -301,7 +303,9 @@ def test_the_drill_waits_for_a_learning_card_asks_it_when_due_or_now_or_ends(
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.state == "waiting")
         await pilot.press("e")  # ends the drill
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen.is_mounted
+        )
         await saved(pilot, app)
         assert [r for _, _, r in reviews(db)] == [1, 1, 1]
 
@@ -393,7 +397,7 @@ def test_quizzes_leave_out_suspended_and_buried_cards_and_home_says_so(
         await wait_for(pilot, lambda: shown(app, "Left out of sessions: 1 suspended, 1 buried"))
         assert home_row(app)[1] == "6"  # New leaves them out too
         await pilot.press("a")  # everything
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         asked = {q.id for q in app.screen.session.questions}  # type: ignore[attr-defined]
         assert len(asked) == 6 and not asked & {"t-single", "t-multi"}
 
@@ -490,7 +494,7 @@ def test_stats_label_due_now_and_due_today(tmp_path: Path, size: tuple[int, int]
     async def scenario(pilot: Pilot) -> None:
         await home_ready(pilot, app)
         await pilot.press("S")
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: shown(app, "Due: 1 now, 2 by the end of today"))
 
     drive(app, scenario, size=size)

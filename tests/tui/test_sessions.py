@@ -57,9 +57,13 @@ def verdict(app: QuizApp) -> str:
 
 
 async def start_deck(pilot: Pilot, tags: str | None = None) -> QuizScreen:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, HomeScreen) and pilot.app.screen.is_mounted
+    )
     await pilot.press("enter")  # the highlighted deck: the only one
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QuizScreen))
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, QuizScreen) and pilot.app.screen.is_mounted
+    )
     await pilot.pause()
     return pilot.app.screen  # type: ignore[return-value]
 
@@ -118,7 +122,9 @@ def test_a_whole_session_of_every_type_all_right() -> None:
             await answer_current(pilot, screen, right=True)
             verdicts.append(verdict(app))
             await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen.is_mounted
+        )
         score = text_of(app.screen.query_one("#summary-score", Label))
         assert score.startswith("Score: 8 of 8")
 
@@ -144,7 +150,9 @@ def test_wrong_answers_show_the_key_and_the_traps_why_then_the_summary_lists_the
         assert "The trap." in seen["t-single"]  # the why of the option picked
         assert "It is right." in seen["t-single"]  # and of the correct one
         assert "**Correct answer:** 1,048,576 parameters" in seen["t-numeric"]
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen.is_mounted
+        )
         summary = app.screen
         assert text_of(summary.query_one("#summary-score", Label)).startswith("Score: 0 of 8")
         table = summary.query_one("#by-topic", DataTable)
@@ -247,9 +255,9 @@ def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> 
     app = make_app()
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
         await pilot.pause()
         # The text as drawn, wrapped lines joined.
         help_text = " ".join(" ".join(screen_lines(app)).split())
@@ -303,9 +311,9 @@ def test_a_flashcard_back_written_as_a_table_renders_as_one() -> None:
     app = QuizApp(bank, AppOptions(device="cpu", shuffle=False))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.start_session(questions=[card], title="Card")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await pilot.press("space")
         await pilot.pause()
         back = app.screen.query_one("#flashcard-back")
@@ -342,10 +350,10 @@ def test_enter_in_the_length_box_starts_a_session_of_that_length() -> None:
     app = QuizApp(load_bank([CORPUS / "good"]), AppOptions(device="cpu"))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.screen.query_one("#length", Input).focus()
         await pilot.press("3", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         assert len(app.screen.session.questions) == 3
 
     drive(app, scenario)

@@ -47,7 +47,7 @@ def test_a_theme_picked_in_the_palette_is_written_to_the_config(tmp_path: Path) 
     app = make_app(theme="dracula", config_path=config)  # as `--theme dracula` would
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.pause()
         assert "theme" not in config.read_text()  # --theme is for this run only
         # The palette's theme list, by keys: ctrl+p, the theme command, then a theme.
@@ -72,7 +72,7 @@ def test_a_theme_that_cannot_be_written_applies_for_the_run_and_says_so(tmp_path
     app = make_app(config_path=config)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.theme = "gruvbox"
         await wait_for(pilot, lambda: any("this run only" in n for n in notes(app)))
         assert app.theme == "gruvbox"
@@ -86,9 +86,9 @@ def test_a_session_longer_than_the_deck_says_it_asks_them_all() -> None:
     total = len(load_bank([CORPUS / "good"]).questions)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         assert len(app.screen.session.questions) == total
         assert f"Only {total} questions in All decks; asking all {total}." in notes(app)
 
@@ -99,7 +99,7 @@ def test_zero_in_the_questions_box_is_refused_not_read_as_all() -> None:
     app = make_app()
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         box = app.screen.query_one("#length", Input)
         box.focus()
         await pilot.press("0", "enter")
@@ -113,7 +113,7 @@ def test_zero_in_the_questions_box_is_refused_not_read_as_all() -> None:
         box.value = ""  # blank: every question, as the label says
         app.screen.query_one("#decks").focus()
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
 
     drive(app, scenario, size=SIZE)
 
@@ -122,7 +122,7 @@ def test_an_exam_longer_than_the_bank_says_so_at_the_start() -> None:
     app = make_app(start="exam", exam={"questions": 1000, "seed": 1})
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
         screen = app.screen
         asked = len(screen.exam.questions)
         assert asked < 1000
@@ -139,16 +139,16 @@ def test_q_in_a_preview_asks_before_quitting() -> None:
     app = make_app(start="preview", preview=("t-tf", "t-single"))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await pilot.pause()
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
         assert app.screen.question == "Quit the preview?"
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         assert app.is_running
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running)
 

@@ -26,7 +26,11 @@ def test_typing_reaches_the_field_when_the_app_started_blurred() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(
                 pilot,
-                lambda: isinstance(app.screen, StudentScreen) and bool(app.screen.query(Input)),
+                lambda: (
+                    isinstance(app.screen, StudentScreen)
+                    and app.screen.is_mounted
+                    and bool(app.screen.query(Input))
+                ),
             )
             app.post_message(events.AppFocus())  # the tab reports focus
             await pilot.pause()

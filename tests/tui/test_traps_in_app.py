@@ -107,7 +107,7 @@ def test_the_stats_screen_lists_the_traps_at_80_columns(tmp_path: Path) -> None:
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: app.history is not None)
         await pilot.press("S")  # the home screen's key for the statistics
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.is_mounted)
         table = app.screen.query_one("#stats-traps", Static)
         await pilot.pause()
         lines = [line.text.rstrip() for line in table.render_lines(table.region.reset_offset)]
@@ -125,7 +125,7 @@ def test_the_trap_drill_asks_the_questions_fallen_for(tmp_path: Path) -> None:
     app = QuizApp(BANK, AppOptions(db_path=db, device="cpu", warm_up=False, start="traps"))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         screen = app.screen
         await wait_for(
             pilot, lambda: screen.query("#answer") and screen.query_one("#answer").has_focus

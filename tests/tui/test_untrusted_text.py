@@ -124,7 +124,7 @@ def test_home_palette_tags_and_problems_show_bank_text_as_text(hostile: Hostile)
     app = make_app(hostile)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await shows(pilot, "deck-title")
         # The problems panel names the broken file, whose name is markup too.
         assert find(app, f"{QUIT}broken.yaml") is not None
@@ -137,20 +137,22 @@ def test_home_palette_tags_and_problems_show_bank_text_as_text(hostile: Hostile)
         await click_fields(pilot, hostile, "deck-domain")
 
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen.is_mounted
+        )
         await pilot.press(*"deck-title")
         await wait_for(pilot, lambda: find(app, f"Deck: {QUIT}deck-title") is not None)
         assert find(app, f"Start a session on {QUIT}deck-title") is not None
         await shows(pilot)
         x, y = find(app, visible("deck-title")) or (0, 0)
         await pilot.click(offset=(x + len(QUIT), y))  # runs the hit: the deck's session
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         assert_harmless(app, hostile)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, TagPicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, TagPicker) and app.screen.is_mounted)
         await wait_for(pilot, lambda: find(app, "hostile (7)") is not None)
         await shows(pilot)
         await pilot.press("escape")
@@ -170,9 +172,9 @@ def test_a_session_of_every_type_its_lab_summary_and_review(hostile: Hostile) ->
     app = make_app(hostile, warm_up=True)
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         quiz: QuizScreen = app.screen  # type: ignore[assignment]
 
         async def answered(*keys: str) -> None:
@@ -243,13 +245,17 @@ def test_a_session_of_every_type_its_lab_summary_and_review(hostile: Hostile) ->
         await click_fields(pilot, hostile, "back", "argword")
 
         await next_question(None)
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen.is_mounted
+        )
         missed = ("prompt-h-single", "prompt-h-multi", "prompt-h-tf", "prompt-h-numeric")
         await shows(pilot, *missed, "prompt-h-order", "prompt-h-card")
         summary = app.screen
         await click_fields(pilot, hostile, "prompt-h-tf")  # opens its review
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.is_mounted
+        )
         await shows(pilot, "prompt-h-tf", "why-true", "why-false", "explanation-h-tf")
         await click_fields(pilot, hostile, "prompt-h-tf", "explanation-h-tf")
         await pilot.press("escape")
@@ -263,9 +269,9 @@ def test_an_exam_its_report_and_a_missed_question(hostile: Hostile) -> None:
     app = make_app(hostile, warm_up=True)  # a derived key to compute
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.start_exam(questions=6, seed=3)
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
         exam: ExamScreen = app.screen  # type: ignore[assignment]
         for index, question in enumerate(exam.exam.questions):
             await wait_for(pilot, lambda q=question: exam._showing == q.id)
@@ -274,7 +280,7 @@ def test_an_exam_its_report_and_a_missed_question(hostile: Hostile) -> None:
             if index < len(exam.exam.questions) - 1:
                 await pilot.press("n")  # on (a number box leaves n to the exam)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
         await pilot.press("y")
         await wait_for(
             pilot, lambda: isinstance(app.screen, ExamReportScreen) and app.screen.is_mounted, 60
@@ -283,7 +289,9 @@ def test_an_exam_its_report_and_a_missed_question(hostile: Hostile) -> None:
         assert find(app, "hostile-topic") is not None
         await click_fields(pilot, hostile, "prompt-h-single")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExamReviewScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamReviewScreen) and app.screen.is_mounted
+        )
         await shows(pilot, "prompt-h-single", "why-single-1", "explanation-h-single")
         await click_fields(pilot, hostile, "why-single-1")
         assert_harmless(app, hostile)
@@ -301,16 +309,16 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
     )
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: app.history is not None)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await pilot.press("exclamation_mark")  # suspend h-single: a toast quotes its prompt
         await wait_for(pilot, lambda: find(app, "Suspended (ctrl+p brings it back)") is not None)
         await shows(pilot, "prompt-h-single")  # as text, in the toast
         await click_fields(pilot, hostile, "prompt-h-single")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
         # A save of the deck file: the reload toast names the deck by its title.
         deck = hostile.folder / DECK_FILE
@@ -320,11 +328,13 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
         await click_fields(pilot, hostile, "deck-title")
 
         app.action_suspended()
-        await wait_for(pilot, lambda: isinstance(app.screen, SuspendedCards))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SuspendedCards) and app.screen.is_mounted
+        )
         await shows(pilot, "prompt-h-single")
         await click_fields(pilot, hostile, "prompt-h-single")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
 
         # A wrong option and the numeric trap picked: "Your traps" quotes them and their why.
         with ReviewStore.open(tmp_path / "history.db") as store:
@@ -332,7 +342,7 @@ def test_notifications_suspended_cards_and_stats(hostile: Hostile, tmp_path: Pat
             answer_given(store, questions["h-single"], ChoiceAnswer(frozenset({1})), utc_now())
             answer_given(store, questions["h-numeric"], NumericAnswerText("7"), utc_now())
         await pilot.press("S")
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: find(app, "hostile-topic") is not None)
         await shows(pilot)
         app.screen.query_one("#stats-traps").scroll_visible(animate=False, top=True)
@@ -352,14 +362,14 @@ def test_preview_of_the_hostile_folder_and_its_broken_file(hostile: Hostile) -> 
     app = QuizApp(bank, replace(options, device="cpu", warm_up=False, watch=False))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         # The bank-problems toast names the broken file, as written.
         await wait_for(pilot, lambda: find(app, f"{QUIT}broken.yaml") is not None)
         assert (hostile.folder / BROKEN_FILE).name in "\n".join(screen_lines(app))
         await shows(pilot, "prompt-h-single", "choice-single-1")
         await click_fields(pilot, hostile, "prompt-h-single", "choice-single-1")
         await pilot.press("ctrl+r")  # restart the preview
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         await shows(pilot, "prompt-h-single")
         assert_harmless(app, hostile)
 

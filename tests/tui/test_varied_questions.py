@@ -20,9 +20,9 @@ def test_the_variant_shown_is_the_one_graded_and_computed() -> None:
     app = QuizApp(bank, AppOptions(device="cpu"))
 
     async def scenario(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         app.start_session(questions=[question], title="Varied")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
         screen: QuizScreen = app.screen  # type: ignore[assignment]
         shown = screen.question
         assert shown.id == question.id and shown.assignment
