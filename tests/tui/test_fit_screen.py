@@ -8,6 +8,7 @@ real optimizer runs in tests/cli/test_optimize_cli.py. The refusal runs the real
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from textual.widgets import Static
 
 from quizapp.srs.fit_store import FitRecord, active_fit, save_fit
 from quizapp.srs.fitting import MIN_LEARNABLE
+from quizapp.srs.history import PostgresLocation, open_writer
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.screens import fit as fit_screen
 from quizapp.tui.screens.fit import FitScreen
@@ -176,3 +178,26 @@ def test_closing_the_screen_stops_a_fit_that_is_still_running(
     assert child.wait(timeout=10) != 0  # killed, not finished
     with ReviewStore.open_readonly(db) as store:
         assert active_fit(store) is None
+
+
+def test_a_class_store_reaches_the_fit_through_its_environment_never_its_arguments(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A URL's password must not show in `ps`: the child gets the store and student by env."""
+    with_password = PostgresLocation("postgresql://ann:not-for-ps@db.example/course", "ann")
+    command = fit_screen.fit_command(with_password)
+    assert not any("not-for-ps" in part or "postgresql" in part for part in command)
+    env = fit_screen.child_environment(with_password)
+    assert (env["QUIZAPP_DB"], env["QUIZAPP_STUDENT"]) == (with_password.url, "ann")
+
+    # The real child on a real class store: it reads Ann's (empty) history there. A fallback
+    # to a local history would say "there is no review history at <its path>" instead.
+    where = PostgresLocation(pg_url, "ann")
+    open_writer(where).close()  # the class store, as the app left it
+    env = fit_screen.child_environment(where)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    done = subprocess.run(
+        fit_screen.fit_command(where), env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "not enough history to fit" in done.stderr, done.stderr
+    assert done.returncode == 1 and not (tmp_path / "data").exists()

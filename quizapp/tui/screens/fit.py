@@ -41,19 +41,24 @@ ERROR_PREFIX = "quizapp optimize: error: "
 
 
 def fit_command(db: HistoryLocation) -> list[str]:
-    """The child process: this interpreter running this copy of quizapp (tests replace it)."""
-    # On PostgreSQL: the URL (with its password, if any) and the student, to our own child.
-    where = [str(db)] if isinstance(db, Path) else [db.url, "--student", db.student]
-    return [sys.executable, "-m", "quizapp", "optimize", "--db", *where, "--json"]
+    """The child process: this interpreter running this copy of quizapp (tests replace it).
+
+    A class store's URL is not on this command line: it may carry a password, and any user of
+    the machine can read a process's arguments (`ps`). It goes in the child's environment."""
+    where = ["--db", str(db)] if isinstance(db, Path) else []
+    return [sys.executable, "-m", "quizapp", "optimize", *where, "--json"]
 
 
-def _child_environment() -> dict[str, str]:
+def child_environment(db: HistoryLocation) -> dict[str, str]:
     # The child imports the quizapp this app was started from, wherever it lives.
     import quizapp
 
     root = str(Path(quizapp.__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    if not isinstance(db, Path):  # the class store, and whose history to fit
+        env["QUIZAPP_DB"] = db.url
+        env["QUIZAPP_STUDENT"] = db.student
     return env
 
 
@@ -137,7 +142,7 @@ class FitScreen(ModalScreen[None]):
                 text=True,
                 encoding="utf-8",
                 errors="replace",
-                env=_child_environment(),
+                env=child_environment(self.db),
             )
         except OSError as exc:
             self._post(self._finished, 1, "", [f"the fit could not start: {exc}"])
