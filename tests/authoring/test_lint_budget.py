@@ -116,6 +116,21 @@ def test_identical_computation_and_arguments_run_once(tmp_path: Path, monkeypatc
     assert len(runs) == len(set(runs)) == 5, counted
 
 
+def test_lint_runs_each_computation_on_one_torch_thread(tmp_path: Path, monkeypatch) -> None:
+    from quizapp.authoring.evaluation import LINT_THREADS
+
+    asked: list[object] = []
+
+    def recording_run(name, args=None, **kwargs):
+        asked.append(kwargs.get("threads"))
+        return timed_runner.timed_run(name, args, **kwargs)
+
+    monkeypatch.setattr(runner, "run", recording_run)
+    path = write(tmp_path, derived("q1", "{name: mha_params}", "head_dim"))
+    lint([path], use_cache=False)
+    assert asked == [LINT_THREADS] == [1]
+
+
 def test_a_run_that_would_start_after_the_deadline_does_not(timed: list) -> None:
     clock = iter([0.0, 5.0])
     runs = BudgetedRuns(1, clock=lambda: next(clock))
