@@ -70,7 +70,7 @@ def test_a_spent_budget_names_the_first_unchecked_question_and_counts(
     [warning] = [d for d in report.diagnostics if d.code == "eval-budget"]
     assert (warning.line, warning.column, warning.severity) == (line_of(path, "q2"), 5, "warning")
     assert warning.message == (
-        "derived answers not checked: budget of 0.5 s spent (2 of 4 evaluated)"
+        "derived answers and claims not checked: budget of 0.5 s spent (2 of 4 evaluated)"
     )
     assert [d.code for d in report.diagnostics if d.code not in UNRELATED] == ["eval-budget"]
     assert [name for name, _ in timed] == ["mha_params", "variance_drift"]
