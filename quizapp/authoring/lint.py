@@ -235,7 +235,7 @@ def run_eval_checks(
             _at(
                 first_unchecked.location,
                 "eval-budget",
-                f"derived answers not checked: budget of {runs.budget:g} s spent "
+                f"derived answers and claims not checked: budget of {runs.budget:g} s spent "
                 f"({done} of {total} evaluated)",
                 "warning",
             )

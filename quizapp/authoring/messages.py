@@ -752,9 +752,9 @@ CATALOGUE: tuple[Message, ...] = (
         "eval-budget",
         "warning",
         "eval",
-        "Running the computations behind `from:` answers took longer than lint's budget "
-        "(`--eval-timeout`, 10 s by default), so lint stopped running them: the answers from "
-        "the question named on were not checked. The message says how many were. Everything "
+        "Running the computations behind `from:` answers and `expect:` claims took longer than "
+        "lint's budget (`--eval-timeout`, 10 s by default), so lint stopped running them: the "
+        "answers and claims from the question named on were not checked. The message says how many were. Everything "
         "else was checked; the budget keeps a `vary:` that asks for hundreds of runs near the "
         "arguments' bounds from holding an editor or a CI job for minutes.",
         "Check everything once with `quizapp lint --eval-timeout 0` (no limit), or give a "

@@ -24,6 +24,7 @@ MAX_SAYS_LENGTH = 200  # characters of its one-line `says`
 MAX_NODES = 100  # syntax-tree nodes of one claim
 MAX_EXPONENT = 64  # |b| in a ** b
 MAX_INT_BITS = 4096  # an integer that grows past this is refused, not computed further
+MAX_WHOLE_DIGITS = 16  # a larger integer is shown as 1.23456e+20 in a message
 FUNCTIONS = ("abs", "min", "max")
 # YAML writes booleans in lower case; a claim accepts them beside Python's True and False.
 LOWERCASE_BOOLEANS = {"true": True, "false": False}
@@ -309,7 +310,13 @@ def format_number(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        digits = str(abs(value))
+        if len(digits) <= MAX_WHOLE_DIGITS:
+            return str(value)
+        # A claim may build a number of 4,096 bits (over 1,200 digits): shown whole, it would
+        # fill a screen. Cut to six figures from its digits: it may be too large for a float.
+        sign = "-" if value < 0 else ""
+        return f"{sign}{digits[0]}.{digits[1:6]}e+{len(digits) - 1}"
     if isinstance(value, float):
         return f"{value:.6g}"
     return repr(value)[:60]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from quizapp.experiments.context import SEED, Cancelled, Context
@@ -60,8 +60,10 @@ def run(
     device: str = "auto",
     on_progress: Callable[[float, str], None] | None = None,
     is_cancelled: Callable[[], bool] | None = None,
+    threads: int | None = None,
 ) -> Result:
-    """Raises ArgumentError for a bad name, argument or device; Cancelled if cancelled."""
+    """Raises ArgumentError for a bad name, argument or device; Cancelled if cancelled.
+    `threads`: torch's intra-op thread count during this run, restored after (None: as set)."""
     spec = get_spec(name)
     bound = spec.bind(args or {})
     torch_device = resolve_device(device)
@@ -78,7 +80,8 @@ def run(
     import torch
 
     # Computations that measure gradients turn autograd on themselves; the rest never need it.
-    with torch.no_grad() if spec.name not in _NEEDS_GRAD else contextlib.nullcontext():
+    grad = torch.no_grad() if spec.name not in _NEEDS_GRAD else contextlib.nullcontext()
+    with intra_op_threads(threads), grad:
         result: Result = implementation(context, **bound)
     missing = [v for v in spec.values if v not in result.values]
     if missing:  # the registry is a contract: a bank's `from:` relies on these names
@@ -89,4 +92,27 @@ def run(
 _NEEDS_GRAD = frozenset({"gradient_flow"})
 
 
-__all__ = ["Cancelled", "DeviceUnavailable", "available_devices", "resolve_device", "run"]
+@contextlib.contextmanager
+def intra_op_threads(count: int | None) -> Iterator[None]:
+    """torch's intra-op thread count set to `count` inside, then restored (None: unchanged)."""
+    if count is None:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+__all__ = [
+    "Cancelled",
+    "DeviceUnavailable",
+    "available_devices",
+    "intra_op_threads",
+    "resolve_device",
+    "run",
+]

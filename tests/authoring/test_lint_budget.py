@@ -70,7 +70,7 @@ def test_a_spent_budget_names_the_first_unchecked_question_and_counts(
     [warning] = [d for d in report.diagnostics if d.code == "eval-budget"]
     assert (warning.line, warning.column, warning.severity) == (line_of(path, "q2"), 5, "warning")
     assert warning.message == (
-        "derived answers not checked: budget of 0.5 s spent (2 of 4 evaluated)"
+        "derived answers and claims not checked: budget of 0.5 s spent (2 of 4 evaluated)"
     )
     assert [d.code for d in report.diagnostics if d.code not in UNRELATED] == ["eval-budget"]
     assert [name for name, _ in timed] == ["mha_params", "variance_drift"]
@@ -114,6 +114,21 @@ def test_identical_computation_and_arguments_run_once(tmp_path: Path, monkeypatc
     assert [d.format() for d in report.diagnostics if d.code not in UNRELATED] == []
     runs = [(name, tuple(sorted(args.items()))) for name, args in counted]
     assert len(runs) == len(set(runs)) == 5, counted
+
+
+def test_lint_runs_each_computation_on_one_torch_thread(tmp_path: Path, monkeypatch) -> None:
+    from quizapp.authoring.evaluation import LINT_THREADS
+
+    asked: list[object] = []
+
+    def recording_run(name, args=None, **kwargs):
+        asked.append(kwargs.get("threads"))
+        return timed_runner.timed_run(name, args, **kwargs)
+
+    monkeypatch.setattr(runner, "run", recording_run)
+    path = write(tmp_path, derived("q1", "{name: mha_params}", "head_dim"))
+    lint([path], use_cache=False)
+    assert asked == [LINT_THREADS] == [1]
 
 
 def test_a_run_that_would_start_after_the_deadline_does_not(timed: list) -> None:

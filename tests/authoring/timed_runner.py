@@ -31,6 +31,7 @@ def timed_run(
     device: str = "auto",
     on_progress: Callable[[float, str], None] | None = None,
     is_cancelled: Callable[[], bool] | None = None,
+    threads: int | None = None,
 ) -> SimpleNamespace:
     spec = get_spec(name)
     bound = spec.bind(args or {})

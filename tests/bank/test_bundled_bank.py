@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from quizapp.authoring.lint import lint
-from quizapp.bank import QuestionType, bundled_bank_path, load_bank
+from quizapp.bank import QuestionType, TrueFalseQuestion, bundled_bank_path, load_bank
 from quizapp.bank.yaml12 import compose
 
 
@@ -59,6 +59,36 @@ def test_the_lessons_keyed_trap_is_there(bank) -> None:
         if "parameter" in choice.text.lower() and not choice.correct
     ]
     assert trap_options
+
+
+def test_the_bank_cannot_be_answered_by_item_writing_cues(bank) -> None:
+    """Issue 10's bar for the bundled bank, which lint's significance tests alone would let
+    drift: at least 100 questions; the key strictly the longest option in no more
+    single-choice items than chance; multiple-choice key counts from 1 up to all; as many
+    true statements as false ones, give or take one."""
+    questions = list(bank.questions.values())
+    assert len(questions) >= 100
+
+    singles = [q for q in questions if q.type is QuestionType.SINGLE_CHOICE]
+    longest, chance = 0, 0.0
+    for q in singles:
+        lengths = [len(c.text) for c in q.choices]
+        (key,) = q.correct_indices
+        others = lengths[:key] + lengths[key + 1 :]
+        longest += lengths[key] > max(others)
+        chance += 1 / len(lengths)
+    assert longest <= chance, (longest, chance)
+
+    counts = {
+        (len(q.correct_indices), len(q.choices))
+        for q in questions
+        if q.type is QuestionType.MULTIPLE_CHOICE
+    }
+    assert {keys for keys, _ in counts} >= {1, 2, 3}
+    assert any(keys == options for keys, options in counts)  # every option correct
+
+    answers = Counter(q.answer for q in questions if isinstance(q, TrueFalseQuestion))
+    assert abs(answers[True] - answers[False]) <= 1, answers
 
 
 def test_difficulty_spread(bank) -> None:

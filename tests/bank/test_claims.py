@@ -17,6 +17,7 @@ from quizapp.bank.claims import (
     check,
     describe_values,
     evaluate,
+    format_number,
     parse_claim,
     unknown_names,
 )
@@ -209,6 +210,14 @@ def test_big_numbers_stay_cheap() -> None:
     with pytest.raises(ClaimError, match="too large"):
         evaluate(parse_claim(claim), VALUES)
     assert time.perf_counter() - start < 1
+
+
+def test_a_huge_number_is_named_in_a_short_message() -> None:
+    outcome = check("head_dim ** (head_dim ** 20) > 1", VALUES)  # 64 ** 20 is 121 bits
+    assert outcome.holds is None and "not 1.32922e+36" in (outcome.error or "")
+    assert len(outcome.error or "") < 120
+    assert format_number(-(10**1000) * 7) == "-7.00000e+1000"
+    assert format_number(10**15) == "1000000000000000"
 
 
 def test_names_are_reported_in_order_of_use() -> None:

@@ -20,7 +20,7 @@ from tests.conftest import REPO
 HOSTILE = REPO / "tests" / "authoring" / "data" / "hostile_vary.yaml"
 
 WARNING = re.compile(
-    r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): warning: derived answers not checked: "
+    r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): warning: derived answers and claims not checked: "
     r"budget of (?P<budget>[\d.]+) s spent \((?P<done>\d+) of (?P<total>\d+) evaluated\) "
     r"\[eval-budget\]$",
     re.MULTILINE,

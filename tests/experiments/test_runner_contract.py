@@ -73,3 +73,31 @@ def test_results_are_computed_not_stored(name: str) -> None:
 def test_cancellation_stops_each_computation(name: str) -> None:
     with pytest.raises(Cancelled):
         run(name, SMALL_ARGS[name], is_cancelled=lambda: True)
+
+
+def test_threads_sets_torchs_intra_op_count_for_the_run_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import quizapp.experiments.lab.attention as attention
+
+    seen: list[int] = []
+    real = attention.mha_params
+
+    def recording(ctx: Context, **args: object):  # type: ignore[no-untyped-def]
+        seen.append(torch.get_num_threads())
+        return real(ctx, **args)
+
+    monkeypatch.setattr(attention, "mha_params", recording)
+    before = torch.get_num_threads()
+    run("mha_params", {}, device="cpu", threads=1)
+    assert seen == [1] and torch.get_num_threads() == before
+    run("mha_params", {}, device="cpu")  # unset: whatever the process has
+    assert seen == [1, before]
+
+    def failing(ctx: Context, **args: object):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(attention, "mha_params", failing)
+    with pytest.raises(RuntimeError):
+        run("mha_params", {}, device="cpu", threads=1)
+    assert torch.get_num_threads() == before  # restored after a failure too

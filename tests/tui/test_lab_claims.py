@@ -9,9 +9,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from quizapp.bank import load_file
+from quizapp.bank.claims import Outcome
 from quizapp.bank.model import ComputeSpec
 from quizapp.tui.lab_service import LabService
-from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments
+from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments, claim_lines
 from tests.tui.test_lab_panel import Harness, compute, drive, lab, value, wait_until
 
 __all__ = ["lab"]  # the module-scoped, warmed LabService fixture
@@ -53,10 +54,11 @@ def test_claims_hold_on_the_default_run_and_are_rechecked_on_the_students_argume
         assert value(app, "head_dim") == "32"
         assert claims_text(app) == [
             "What the computation shows",
+            # A ✓ below is for the student's arguments: the panel says whose they are.
+            "checked on n_heads=16; the question's claims are about n_heads=8",
             "✓ One wide head and eight narrow heads have exactly the same parameter count",
             "○ [b]Each head[/b] works in 64 of the 512 dimensions",
-            "  does not hold for n_heads=16 — the question's claim is about n_heads=8 "
-            "(head_dim = 32)",
+            "  does not hold for n_heads=16, as expected for those arguments (head_dim = 32)",
         ]
         assert not any("✗" in line for line in claims_text(app))
 
@@ -102,6 +104,21 @@ def test_no_claims_no_list_and_switching_clears_it(lab: LabService) -> None:
         assert claims_text(app) == []
 
     drive(app, scenario)
+
+
+def test_claims_checked_on_unknown_own_arguments_say_so_without_expecting_anything() -> None:
+    holds = Outcome("a > 1", "A is large", True, "a = 2")
+    fails = Outcome("b > 1", None, False, "b = 0")
+    lines = claim_lines([holds, fails], ("these arguments", "")).plain.splitlines()
+    assert lines == [
+        "What the computation shows",
+        "checked on these arguments",
+        "✓ A is large",
+        "○ b > 1",
+        "  does not hold for these arguments (b = 0)",
+    ]
+    own = claim_lines([holds, fails], None).plain.splitlines()
+    assert own[1:] == ["✓ A is large", "✗ b > 1", "  does not hold: b > 1 (b = 0)"]
 
 
 def test_changed_arguments_names_only_what_differs() -> None:

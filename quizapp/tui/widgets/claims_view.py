@@ -52,6 +52,10 @@ def claim_lines(outcomes: Sequence[Outcome], changed: tuple[str, str] | None) ->
     """The claims as literal text: a mark and the words, then a note on any that do not hold."""
     text = Text()
     text.append(TITLE, style="bold")
+    if changed is not None:  # a ✓ here is for the student's arguments, not the question's
+        this, theirs = changed
+        about = f"; the question's claims are about {theirs}" if theirs else ""
+        text.append(f"\nchecked on {this}{about}", style="dim")
     for outcome in outcomes:
         text.append("\n")
         if outcome.holds:
@@ -76,10 +80,10 @@ def _note(outcome: Outcome, changed: tuple[str, str] | None) -> str:
             return f"cannot be checked: {outcome.error}{read}"
         return f"does not hold: {outcome.text}{read}"
     this, theirs = changed
-    about = f" — the question's claim is about {theirs}" if theirs else ""
     if outcome.error is not None:
-        return f"cannot be checked for {this}: {outcome.error}{about}"
-    return f"does not hold for {this}{about}{read}"
+        return f"cannot be checked for {this}: {outcome.error}"
+    expected = ", as expected for those arguments" if theirs else ""
+    return f"does not hold for {this}{expected}{read}"
 
 
 class ClaimsView(Static):
