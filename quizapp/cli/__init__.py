@@ -426,11 +426,12 @@ def _run_app(
     app.run()
     # The app cannot print while it owns the terminal: what went wrong with the history (not
     # opened, answers left unsaved) is said here, once it is gone, and the exit status is 1.
+    # Each line quotes the history's path, which may hold anything a file name can.
     for line in app.history_writes.exit_notes():
-        print(f"quizapp: {line}", file=sys.stderr)
+        print(f"quizapp: {terminal_safe(line)}", file=sys.stderr)
     problems = app.history_writes.exit_problems()
     for line in problems:
-        print(f"quizapp: error: {line}", file=sys.stderr)
+        print(error_line("quizapp", line), file=sys.stderr)
     return 1 if problems else (app.return_code or 0)
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from quizapp.wording import plural
 
 BUSY_TIMEOUT_MS = 10_000
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -322,9 +323,9 @@ def _probe(path: Path) -> str | None:
             problem = foreign_problem(probe)
             if problem:
                 return problem
-            verdict = probe.execute("PRAGMA quick_check").fetchone()[0]
+            verdict = "\n".join(row[0] for row in probe.execute("PRAGMA quick_check"))
             if verdict != "ok":
-                return f"is damaged ({verdict})"
+                return f"is damaged ({quick_check_problem(verdict)})"
         finally:
             probe.close()
     except sqlite3.Error as exc:
@@ -334,6 +335,17 @@ def _probe(path: Path) -> str | None:
             return f"is damaged ({cause(exc)})"
         raise trouble(path, exc) from exc
     return None
+
+
+def quick_check_problem(verdict: str) -> str:
+    """`PRAGMA quick_check`'s verdict in one line: its first problem and how many more.
+
+    SQLite lists up to 100 problems, one a line, under a `*** in database main ***` heading;
+    all of them in a notice would fill the screen and push the moved file's name out of it."""
+    problems = [line.strip() for line in verdict.splitlines() if line.strip()]
+    problems = [line for line in problems if not line.startswith("***")] or ["not ok"]
+    more = len(problems) - 1
+    return f"quick_check: {problems[0]}" + (f", and {plural(more, 'more problem')}" if more else "")
 
 
 def open_for_writing(path: Path) -> tuple[sqlite3.Connection, str | None]:

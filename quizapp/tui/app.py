@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from quizapp.bank.literal import terminal_safe
 from quizapp.tui.app_options import AppOptions
 from quizapp.tui.components.startup import on_first_layout
 from quizapp.tui.history_writes import HistoryService
@@ -86,6 +88,25 @@ class QuizApp(App[None]):
             from quizapp.tui.lab_device import announce_device
 
             announce_device(self, self.lab)  # a CPU standing in for a missing GPU is said once
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        # Toasts quote file names and errors about them, and a file name can hold ESC ]0;…
+        # (which retitles the terminal) or U+202E: Textual would send those out as they are.
+        super().notify(
+            terminal_safe(message, multiline=True),
+            title=terminal_safe(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     @property
     def settings(self) -> Settings:

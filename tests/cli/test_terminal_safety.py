@@ -176,3 +176,18 @@ def test_a_csv_cell_with_an_escape_is_rejected_naming_its_row(
     assert "1 question(s) imported" in lines[2]
     assert_no_control_bytes(stderr.encode())
     assert "\x1b" not in out.read_text(encoding="utf-8")
+
+
+def test_the_app_says_why_a_hostile_history_path_failed_escaped(tmp_path: Path) -> None:
+    """The app's last words, printed once it gives the terminal back, quote the --db path."""
+    import os
+
+    fifo = tmp_path / "h\x1b]0;pwned\x07\u202e.db"
+    os.mkfifo(fifo)
+    result = run_bytes("drill", "--db", str(fifo))
+    assert result.returncode == 1
+    # The app drew its first frame on stderr (its own escape codes); its error comes after.
+    said = result.stderr[result.stderr.rindex(b"quizapp: error:") :]
+    assert_no_control_bytes(said)
+    assert f"{tmp_path}/h\\x1b]0;pwned\\x07\\u202e.db is a FIFO" in said.decode()
+    assert b"Traceback" not in result.stderr

@@ -312,3 +312,37 @@ def test_damage_is_refused_by_stats_and_moved_aside_by_the_app(
     [moved] = [p for p in tmp_path.glob("h.db.unusable-*") if not p.name.endswith(("wal", "shm"))]
     assert notice is not None and str(path) in notice and str(moved) in notice
     assert moved.read_bytes() == original
+
+
+def damage_one_page(path: Path) -> str:
+    """Garble one page of a real history so that only `PRAGMA quick_check` finds it, with a
+    verdict of many lines (one per bad cell). Returns that verdict."""
+    make_history(path, 300)
+    healthy = path.read_bytes()
+    for page in range(1, len(healthy) // 4096):
+        data = bytearray(healthy)
+        data[page * 4096 + 100 : page * 4096 + 2100] = b"\xff" * 2000
+        path.write_bytes(bytes(data))
+        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            verdict = "\n".join(row[0] for row in probe.execute("PRAGMA quick_check"))
+        except sqlite3.DatabaseError:
+            continue  # found on reading already: not the case under test
+        finally:
+            probe.close()
+        if verdict.count("\n") > 3:
+            return verdict
+    pytest.fail("no page whose damage only quick_check finds")
+
+
+def test_a_long_quick_check_verdict_is_told_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    verdict = damage_one_page(path)
+    with ReviewStore.open(path) as store:
+        notice = store.notice
+    [moved] = [p for p in tmp_path.glob("h.db.unusable-*") if not p.name.endswith(("wal", "shm"))]
+    assert notice is not None and "\n" not in notice, notice
+    first = next(line for line in verdict.splitlines() if not line.startswith("***"))
+    assert first in notice and "more" in notice
+    assert str(path) in notice and str(moved) in notice
+    assert len(notice.replace(str(moved), "").replace(str(path), "")) < 200, notice
