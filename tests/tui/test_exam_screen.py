@@ -310,3 +310,20 @@ def test_a_numeric_answer_that_is_not_a_number_does_not_count_as_answered() -> N
         await at(pilot, screen, "t-numeric-derived")
 
     drive(app, scenario, size=(80, 24))
+
+
+def test_a_click_on_the_question_text_leaves_the_keys_with_the_answer() -> None:
+    app = make_app()
+    exam = make_exam(app, FakeClock())
+    results: list[ExamResult] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_exam(pilot, exam, results)
+        await at(pilot, screen, "t-single")
+        await pilot.click("#prompt")
+        await pilot.click("#question-meta")
+        await pilot.press("1", "enter")  # picked and kept: on to the next question
+        await at(pilot, screen, "t-multi")
+        assert exam.answer_of("t-single") is not None
+
+    drive(app, scenario)

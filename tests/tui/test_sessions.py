@@ -357,3 +357,22 @@ def test_enter_in_the_length_box_starts_a_session_of_that_length() -> None:
         assert len(app.screen.session.questions) == 3
 
     drive(app, scenario)
+
+
+def test_a_click_on_the_question_text_leaves_the_keys_with_the_answer() -> None:
+    """Clicking to read (the prompt, the topic line) must not take 1–9 and Enter away."""
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        assert screen.question.id == "t-single"
+        answer = screen.query_one("#answer")
+        await wait_for(pilot, lambda: answer.has_focus)
+        await pilot.click("#prompt")
+        await pilot.click("#question-meta")
+        await pilot.click("#key-hint")
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: screen.state == "answered")
+        assert verdict(app).startswith("✓ Correct")
+
+    drive(app, scenario)

@@ -55,6 +55,7 @@ from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.tui.widgets.question_body import QuestionBody
 from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
@@ -144,7 +145,7 @@ class ExamScreen(Screen[None]):
                 *(Option(self._nav_prompt(i), id=q.id) for i, q in enumerate(self.exam.questions)),
                 id="exam-nav",
             )
-            yield VerticalScroll(id="exam-body", can_focus=True)
+            yield QuestionBody(id="exam-body", can_focus=True)
         yield Footer()
 
     async def on_mount(self) -> None:

@@ -44,6 +44,7 @@ from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.ordering_list import OrderingList
+from quizapp.tui.widgets.question_body import QuestionBody
 from quizapp.tui.widgets.session_progress import SessionProgress
 from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
@@ -96,7 +97,7 @@ class QuizScreen(Screen[None]):
         yield TitleBar()
         yield SessionProgress(self.session.total)
         yield HistoryStatus()  # up while answers wait to be saved
-        yield VerticalScroll(id="quiz-body", can_focus=True)
+        yield QuestionBody(id="quiz-body", can_focus=True)
         yield Footer()
 
     async def on_mount(self) -> None:
