@@ -13,6 +13,7 @@ text reaches a widget only through one of these:
 - `markup_escaped(text)`: for the few places that take nothing but a markup string
   (the command palette's prompt and help); prefer the other two.
 
+All three show a control character or bidirectional override as a visible escape (`\\x1b`).
 Notifications take `markup=False` (tests/tui/test_untrusted_text.py checks every call).
 Markdown fields go to `BankMarkdown`, which renders Markdown only and asks before a link opens.
 """
@@ -23,6 +24,8 @@ from rich.style import StyleType
 from rich.text import Text
 from textual.content import Content
 
+from quizapp.bank.literal import terminal_safe
+
 __all__ = ["literal", "markup_escaped", "one_line", "with_markup"]
 
 # Longer than any screen is wide: a list that shows one line per item ends it in … itself.
@@ -30,8 +33,11 @@ ONE_LINE_LIMIT = 300
 
 
 def literal(text: object, style: StyleType = "", *, justify: str | None = None) -> Text:
-    """`text` as written: brackets and all, never parsed as markup."""
-    return Text(str(text), style=style, justify=justify)  # type: ignore[arg-type]
+    """`text` as written: brackets and all, never parsed as markup, and with any control
+    character or bidirectional override shown as an escape (a student id or a stored response
+    on a shared store did not pass the bank's loader)."""
+    shown = terminal_safe(text, multiline=True)
+    return Text(shown, style=style, justify=justify)  # type: ignore[arg-type]
 
 
 def with_markup(template: str, **values: object) -> Content:
@@ -40,7 +46,8 @@ def with_markup(template: str, **values: object) -> Content:
     `with_markup("[b $error]Failed: $reason[/]", reason=message)` styles the message without
     reading any markup inside it.
     """
-    return Content.from_markup(template, **{k: str(v) for k, v in values.items()})
+    safe = {name: terminal_safe(value, multiline=True) for name, value in values.items()}
+    return Content.from_markup(template, **safe)
 
 
 def markup_escaped(text: object) -> str:
@@ -50,7 +57,7 @@ def markup_escaped(text: object) -> str:
     bracket and any other backslash as itself (textual.markup.escape doubles backslashes
     that Textual then shows doubled).
     """
-    return str(text).replace("[", "\\[")
+    return terminal_safe(text, multiline=True).replace("[", "\\[")
 
 
 def one_line(text: str, limit: int = ONE_LINE_LIMIT) -> str:
