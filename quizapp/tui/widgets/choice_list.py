@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -79,9 +80,16 @@ class ChoiceList(Widget, can_focus=True):
         if self.is_mounted:
             self._refresh_rows()
 
+    def _keys_pass_once_locked(self) -> None:
+        # Once answered, the list's keys belong to the screen again: Enter goes on, 1-4 rate,
+        # up and down scroll. SkipAction hands the key on up the chain.
+        if self.locked:
+            raise SkipAction()
+
     def action_pick(self, number: int) -> None:
+        self._keys_pass_once_locked()
         index = number - 1
-        if self.locked or not 0 <= index < len(self.labels):
+        if not 0 <= index < len(self.labels):
             return
         self.highlighted = index
         self._toggle(index)
@@ -94,12 +102,11 @@ class ChoiceList(Widget, can_focus=True):
         self._refresh_rows()
 
     def action_move(self, step: int) -> None:
-        if not self.locked:
-            self.highlighted = (self.highlighted + step) % len(self.labels)
+        self._keys_pass_once_locked()
+        self.highlighted = (self.highlighted + step) % len(self.labels)
 
     def action_submit(self) -> None:
-        if self.locked:
-            return
+        self._keys_pass_once_locked()
         if not self.selected:
             self.notify("Pick an option first (press its number).", severity="warning", timeout=3)
             return
@@ -107,6 +114,8 @@ class ChoiceList(Widget, can_focus=True):
 
     def on_click(self, event) -> None:
         # The mouse works too: clicking an option picks (or toggles) it.
+        if self.locked:
+            return
         for index, row in enumerate(self.query(".choice").results(Static)):
             if row.region.contains(event.screen_x, event.screen_y):
                 self.focus()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -67,13 +68,18 @@ class OrderingList(Widget, can_focus=True):
         if self.is_mounted:
             self._refresh_rows()
 
+    def _keys_pass_once_locked(self) -> None:
+        # Once answered, the list's keys belong to the screen again: Enter goes on, up and
+        # down scroll. SkipAction hands the key on up the chain.
+        if self.locked:
+            raise SkipAction()
+
     def action_cursor(self, step: int) -> None:
-        if not self.locked:
-            self.cursor = max(0, min(len(self.items) - 1, self.cursor + step))
+        self._keys_pass_once_locked()
+        self.cursor = max(0, min(len(self.items) - 1, self.cursor + step))
 
     def action_carry(self, step: int) -> None:
-        if self.locked:
-            return
+        self._keys_pass_once_locked()
         target = self.cursor + step
         if 0 <= target < len(self.items):
             self.items[self.cursor], self.items[target] = (
@@ -84,8 +90,8 @@ class OrderingList(Widget, can_focus=True):
             self._refresh_rows()
 
     def action_submit(self) -> None:
-        if not self.locked:
-            self.post_message(self.Submitted(self, self.order))
+        self._keys_pass_once_locked()
+        self.post_message(self.Submitted(self, self.order))
 
     def show_result(self) -> None:
         """Lock and mark each step right where it stands, or misplaced."""
