@@ -351,6 +351,19 @@ class HistoryService:
             f"{QUIT_FLUSH_SECONDS:g} s; what is still unsaved then is lost."
         )
 
+    def leave_note(self, answers: int) -> str:
+        """For leaving a session: where its `answers` stand, saved or still waiting."""
+        given = f"{plural(answers, 'answer')} given in this session"
+        if self.failure is not None or (self.writer is None and not self._asking_student):
+            return f"{given}; none are saved: this app runs without a review history."
+        status = self.writer.status() if self.writer is not None else self._status  # as of now
+        if not status.pending:
+            return f"{given}, all saved."
+        if status.kept:
+            return f"{given}.\n{quit_note(status)}"
+        what = _what(status.pending, status.pending_answers)
+        return f"{given}.\n{what} not saved yet: the app keeps trying while it runs."
+
     # -- reads ---------------------------------------------------------------------------------
 
     def view(self) -> PendingView | None:

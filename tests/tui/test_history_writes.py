@@ -160,6 +160,20 @@ def test_undo_of_an_answer_still_waiting_takes_it_out_of_the_queue(tmp_path: Pat
     drive(app, scenario)
 
 
+def test_leaving_a_session_says_its_answers_are_saved_once_they_are(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "h.db")
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_session(pilot, app)
+        await answer_current(pilot, screen, right=True)
+        await saved(pilot, app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
+        assert app.screen.detail == "1 answer given in this session, all saved."
+
+    drive(app, scenario)
+
+
 @pytest.mark.parametrize("release_after_yes", [True, False], ids=["saved", "lost"])
 def test_quitting_with_answers_waiting_says_how_many_and_tries_once_more(
     tmp_path: Path, monkeypatch, release_after_yes: bool
@@ -171,6 +185,14 @@ def test_quitting_with_answers_waiting_says_how_many_and_tries_once_more(
     async def scenario(pilot: Pilot) -> None:
         screen, _, lock = await answer_while_locked(pilot, app, db)
         try:
+            await pilot.press("escape")  # leaving the session says the answer still waits
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
+            assert app.screen.detail == (
+                "1 answer given in this session.\n"
+                "1 answer not saved yet: the app keeps trying while it runs."
+            )
+            await pilot.press("n")
+            await wait_for(pilot, lambda: app.screen is screen)
             await pilot.press("ctrl+q")
             await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
             confirm = app.screen
@@ -232,6 +254,12 @@ def test_a_device_at_the_path_runs_without_saving_and_says_why(tmp_path: Path) -
             screen = await start_deck(pilot)
             await answer_current(pilot, screen, right=True)  # the session goes on
             assert screen.state == "answered"
+            await pilot.press("escape")  # leaving it never claims the answer was kept
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
+            assert app.screen.detail == (
+                "1 answer given in this session; none are saved: this app runs without a "
+                "review history."
+            )
 
         drive(app, scenario)
         [problem] = app.history_writes.exit_problems()

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Label
 
 from quizapp.bank import load_bank
 from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.help import HelpScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
@@ -238,16 +239,14 @@ def test_quitting_mid_session_asks_first() -> None:
         screen = await start_deck(pilot)
         await answer_current(pilot, screen, right=True)
         await pilot.press("q")
-        await pilot.pause()
-        assert app.screen.__class__.__name__ == "Confirm"
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
         await pilot.press("n")
-        await pilot.pause()
-        assert app.screen is screen and app.is_running
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert app.is_running
         await pilot.press("ctrl+q")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, Confirm) and app.screen.is_mounted)
         await pilot.press("y")
-        await pilot.pause()
-        assert not app.is_running
+        await wait_for(pilot, lambda: not app.is_running)
 
     drive(app, scenario)
 

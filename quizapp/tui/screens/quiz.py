@@ -47,7 +47,6 @@ from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.question_body import QuestionBody
 from quizapp.tui.widgets.session_progress import SessionProgress
 from quizapp.tui.widgets.title_bar import TitleBar
-from quizapp.wording import plural
 
 if TYPE_CHECKING:
     from quizapp.tui.drill import DrillPlan
@@ -400,11 +399,8 @@ class QuizScreen(Screen[None]):
             if yes:
                 self.app.pop_screen()
 
-        answered = len(self.session.attempts)
-        self.app.push_screen(
-            Confirm("Leave this session?", f"Kept: {plural(answered, 'answer')} given so far."),
-            leave,
-        )
+        note = self.app.history_writes.leave_note(len(self.session.attempts))
+        self.app.push_screen(Confirm("Leave this session?", note), leave)
 
     @property
     def in_progress(self) -> bool:
