@@ -136,3 +136,27 @@ def test_the_number_box_types_every_letter_and_the_footer_says_escape_leaves_it(
         assert "u Undo" in await footer_shows(pilot, "esc Leave session")
 
     drive(app, scenario, size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_escape_on_the_home_length_box_gives_the_keys_back_to_the_decks(
+    size: tuple[int, int],
+) -> None:
+    """n puts the cursor in the Questions box; Escape must get out of it again, or d, S, a
+    and the rest stay dead (the box swallows them) with an empty footer."""
+    app = make_app()
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        home = app.screen
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        assert "esc Leave field" in await footer_shows(pilot, "Leave field")
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is home and app.focused is home.query_one("#decks")
+        shown = await footer_shows(pilot, "d Drill")
+        assert "Leave field" not in shown, shown
+
+    drive(app, scenario, size=size)

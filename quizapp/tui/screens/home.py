@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
+from quizapp.tui.field_focus import LEAVE_FIELD, in_form_field
 from quizapp.tui.home_refresh import CountsRefresh
 from quizapp.tui.literal import literal
 from quizapp.tui.quiz_mode import quiz_mode_text
@@ -46,6 +47,7 @@ class HomeScreen(Screen[None]):
         Binding("n", "focus_length", "Length", show=False),
         Binding("s", "toggle_shuffle", "Shuffle", show=False),
         Binding("r", "toggle_reschedule", "Quizzes reschedule", show=False),
+        LEAVE_FIELD,  # out of the Questions box or a switch: single keys work again
     ]
 
     def __init__(
@@ -274,6 +276,14 @@ class HomeScreen(Screen[None]):
 
     def action_focus_length(self) -> None:
         self.query_one("#length", Input).focus()
+
+    def action_leave_field(self) -> None:
+        self.query_one("#decks", DataTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":
+            return in_form_field(self.focused)  # False: not in the footer either
+        return True
 
     def action_toggle_shuffle(self) -> None:
         switch = self.query_one("#shuffle", Switch)
