@@ -23,6 +23,7 @@ from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.screens.readiness import ExamDateDialog, ReadinessScreen, ScoreByDayPlot
 from quizapp.tui.widgets.readiness_line import ReadinessLine
 from tests.conftest import CORPUS
+from tests.tui.screen_text import screen_lines
 from tests.tui.test_sessions import drive, text_of, wait_for
 
 BANK = load_bank([CORPUS / "good"])
@@ -232,3 +233,31 @@ def test_the_screen_names_the_fitted_parameters_it_predicts_with(
             assert report.fit is not None and report.fit.parameters[20] == 0.5
 
     drive(app, scenario, size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_long_deck_title_ends_in_an_ellipsis_not_cut_mid_word(
+    db: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """At 80 columns the bundled 'Layer normalization and residual connections' showed as
+    'Layer normalization and resi': the cell was cropped at the column's edge."""
+    title = "Layer normalization and residual connections, the long way round"
+    deck = (CORPUS / "good" / "every_type.yaml").read_text()
+    (tmp_path / "long.yaml").write_text(
+        deck.replace("title: Every question type", f"title: {title}")
+    )
+    options = AppOptions(
+        db_path=db, device="cpu", warm_up=False, watch=False, settings=Settings(exam_date=None)
+    )
+    app = QuizApp(load_bank([tmp_path / "long.yaml"]), options)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_readiness(pilot, app)
+        topics = screen.query_one("#readiness-topics", DataTable)
+        await pilot.pause()
+        row = next(line for line in screen_lines(app) if "Layer normalization" in line)
+        shown = row.split("Layer normalization", 1)[1].split("  ", 1)[0]
+        assert title.endswith(shown) or shown.endswith("…"), row
+        assert topics.region.right <= size[0]
+
+    drive(app, scenario, size=size)

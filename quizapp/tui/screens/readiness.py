@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 from quizapp.experiments.result import Series
 from quizapp.tui.literal import literal
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
+from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
 
@@ -135,7 +136,10 @@ class ReadinessScreen(Screen[None]):
             return
         widgets: list = [Static(self.summary(report), id="readiness-summary")]
         widgets.append(Label("By topic", classes="pane-title"))
-        topics = DataTable(id="readiness-topics", cursor_type="none", zebra_stripes=True)
+        # A long deck title gives way with an ellipsis: the figures must fit at 80 columns.
+        topics = FittedTable(
+            id="readiness-topics", cursor_type="none", zebra_stripes=True, shrinkable=("Topic",)
+        )
         topics.can_focus = False
         widgets.append(topics)
         if report.projection is not None:
@@ -211,10 +215,7 @@ class ReadinessScreen(Screen[None]):
 
     def _fill_tables(self, report: Readiness) -> None:
         topics = self.query_one("#readiness-topics", DataTable)
-        # The figures must fit at 80 columns: a long deck title gives way (the other columns
-        # and their padding take about 50).
-        longest = max((len(t) for t in report.topic_titles.values()), default=5)
-        topics.add_column("Topic", key="topic", width=max(12, min(longest, self.size.width - 52)))
+        topics.add_column("Topic", key="topic")
         for heading in ("Qs", "Predicted", "80%", "Pass"):
             topics.add_column(heading, key=heading.lower())
         if report.with_plan is not None:
