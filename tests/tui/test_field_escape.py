@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Select
+from textual.widgets import Checkbox, Input, Label, Select
 
-from quizapp.tui.app import QuizApp
+from quizapp.bank import bundled_bank_path, load_bank
+from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.lab import LabScreen
 from quizapp.tui.screens.lab import open_lab as open_lab_screen
@@ -160,3 +161,32 @@ def test_escape_on_the_home_length_box_gives_the_keys_back_to_the_decks(
         assert "Leave field" not in shown, shown
 
     drive(app, scenario, size=size)
+
+
+@pytest.mark.parametrize(
+    ("question_id", "offers_tab"),
+    [("mha-single-head-compromise", False), ("mha-tf-heads-no-order", True)],
+)
+def test_the_feedback_offers_tab_into_the_lab_only_when_it_has_arguments(
+    question_id: str, offers_tab: bool
+) -> None:
+    """attention_heads takes no arguments: 'Tab: the lab's arguments' sent the student
+    looking for a form that is not there."""
+    bank = load_bank([bundled_bank_path()])
+    app = QuizApp(bank, AppOptions(device="cpu", warm_up=False, watch=False, shuffle=False))
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        question = bank.questions[question_id]
+        app.start_session(questions=[question], title="One")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
+        screen = app.screen
+        assert isinstance(screen, QuizScreen)
+        await wait_for(pilot, lambda: bool(screen.query("#answer")))
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: screen.state == "answered")
+        hint = str(screen.query_one("#key-hint", Label).content)
+        assert hint.startswith("Enter/space: next · 1–4: change the rating")
+        assert ("Tab: the lab's arguments" in hint) is offers_tab, hint
+
+    drive(app, scenario)

@@ -254,7 +254,7 @@ class QuizScreen(Screen[None]):
         self.show_progress()
         self.query_one("#key-hint", Label).update(
             "Enter/space: next · 1–4: change the rating"
-            + (" · Tab: the lab's arguments" if question.compute else "")
+            + (" · Tab: the lab's arguments" if self._lab_has_arguments() else "")
         )
         body = self.query_one("#quiz-body", VerticalScroll)
         feedback = Feedback(question, result, self._selected, schedule=self._schedule_note())
@@ -262,6 +262,11 @@ class QuizScreen(Screen[None]):
         self._reveal_lab()
         body.focus()
         self.call_after_refresh(feedback.scroll_visible, animate=False, top=True)
+
+    def _lab_has_arguments(self) -> bool:
+        """Only a computation with arguments has a form to Tab into (attention_heads has none)."""
+        spec = self.query_one("#lab", LabPanel).spec
+        return spec is not None and bool(spec.args)
 
     def _schedule_note(self) -> str | None:
         scheduled = self.scheduled
