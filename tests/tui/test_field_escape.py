@@ -188,5 +188,9 @@ def test_the_feedback_offers_tab_into_the_lab_only_when_it_has_arguments(
         hint = str(screen.query_one("#key-hint", Label).content)
         assert hint.startswith("Enter/space: next · 1–4: change the rating")
         assert ("Tab: the lab's arguments" in hint) is offers_tab, hint
+        if offers_tab:  # and the first Tab gets there (not to the answered, locked list)
+            await pilot.press("tab")
+            lab = screen.query_one("#lab")
+            await wait_for(pilot, lambda: app.focused is not None and lab in app.focused.ancestors)
 
     drive(app, scenario)

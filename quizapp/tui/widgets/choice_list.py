@@ -126,6 +126,8 @@ class ChoiceList(Widget, can_focus=True):
         """Lock the list and colour the options: the correct ones, and wrong picks."""
         self.locked = True
         self.add_class("-locked")
+        # Like the number box, which is disabled: Tab from the feedback goes to the lab.
+        self.can_focus = False
         for index, row in enumerate(self.query(".choice").results(Static)):
             row.set_class(index in correct, "-correct")
             row.set_class(index in self.selected and index not in correct, "-wrong")

@@ -97,6 +97,8 @@ class OrderingList(Widget, can_focus=True):
         """Lock and mark each step right where it stands, or misplaced."""
         self.locked = True
         self.add_class("-locked")
+        # Like the number box, which is disabled: Tab from the feedback goes to the lab.
+        self.can_focus = False
         for position, row in enumerate(self.query(".step").results(Static)):
             right = self.items[position][0] == position
             row.set_class(right, "-right")
