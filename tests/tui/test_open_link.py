@@ -233,3 +233,29 @@ def test_a_long_address_is_shown_whole(tmp_path: Path) -> None:
         assert "".join(row.text.strip() for row in rows) == address
 
     drive_with_toasts(app, scenario, SIZE)
+
+
+@pytest.mark.parametrize(
+    ("href", "says", "never"),
+    [
+        ("mailto:student@example.com", "new message in your mail program", "web browser"),
+        ("https://example.com/x", "opens in your web browser", "mail"),
+        ("http://example.com/x", "opens in your web browser", "mail"),
+    ],
+)
+def test_the_dialog_says_what_opening_does_for_each_scheme(
+    tmp_path: Path, href: str, says: str, never: str
+) -> None:
+    app, _ = links_app(tmp_path)
+
+    async def scenario(pilot: Pilot) -> None:
+        app.push_screen(OpenLink(href))
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
+        await pilot.pause()
+        shown = app.screen.query_one("#link-note")
+        rows = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
+        note = " ".join(" ".join(row.text for row in rows).split())
+        assert says in note and says in " ".join(" ".join(screen_lines(app)).split())
+        assert never not in note
+
+    drive_with_toasts(app, scenario, SIZE)
