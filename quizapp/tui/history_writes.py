@@ -389,7 +389,8 @@ class HistoryService:
             if self._outbox_in_use():
                 if reconnect(self.reader):
                     return self.read(reading, what)
-                away = self._outage.away(cause(exc))
+                outbox_error = self.writer.status().outbox_error if self.writer else None
+                away = self._outage.away(cause(exc), outbox_error)
                 if away is not None:
                     self.app.notify(
                         away, title="Review history", severity="warning", timeout=10, markup=False
