@@ -15,6 +15,12 @@ from tests.authoring.helpers import cli, comparable
 EVERY_TYPE = Path(__file__).parent / "data" / "every_type.yaml"
 
 
+def flashcard(**fields: object) -> dict[str, object]:
+    """A flashcard question object as the JSON export writes it, with `fields` over it."""
+    card = {"id": "q", "type": "flashcard", "difficulty": "easy", "tags": ["t"], "prompt": "P"}
+    return {**card, "back": "B", "explanation": "E", **fields}
+
+
 def export_every_type(tmp_path: Path) -> tuple[Deck, Path]:
     """The every-type fixture deck and its JSON export."""
     deck, _ = load_file(EVERY_TYPE)
@@ -185,10 +191,7 @@ def test_unusable_json_is_one_line_and_exit_2(
 def test_malformed_question_objects_are_skipped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    good = {
-        "id": "ok", "type": "flashcard", "deck": "d", "difficulty": "easy", "tags": ["t"],
-        "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    good = flashcard(id="ok", deck="d")
     document = {
         "format": 1,
         "decks": [{"id": "d", "title": "D", "topic": "d", "domain": "X", "exam_weight": 0.5}],
@@ -219,10 +222,7 @@ def test_malformed_question_objects_are_skipped(
 def test_an_id_in_two_decks_of_one_file_is_written_once(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    question = {
-        "id": "same", "type": "flashcard", "difficulty": "easy", "tags": ["t"],
-        "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    question = flashcard(id="same")
     decks = [
         {"id": d, "title": d, "topic": d, "domain": "X", "exam_weight": 0.5} for d in ("a", "b")
     ]
@@ -248,10 +248,7 @@ def test_an_id_in_two_decks_of_one_file_is_written_once(
 def _one_deck_file(tmp_path: Path, **deck: object) -> Path:
     """A JSON export of one deck ("d", unless `deck` says otherwise) holding one flashcard."""
     fields = {"id": "d", "title": "D", "topic": "d", "domain": "X", "exam_weight": 0.5, **deck}
-    question = {
-        "id": "q", "type": "flashcard", "deck": fields["id"], "difficulty": "easy",
-        "tags": ["t"], "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    question = flashcard(deck=fields["id"])
     source = tmp_path / "deck.json"
     document = {"format": 1, "decks": [fields], "questions": [question]}
     source.write_text(json.dumps(document), encoding="utf-8")
@@ -304,10 +301,7 @@ def test_a_deck_only_questions_name_is_traced_to_the_first_of_them(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """An export from before `format` is a bare list: the deck id is the questions' `deck`."""
-    question = {
-        "id": "q", "type": "flashcard", "difficulty": "easy", "tags": ["t"],
-        "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    question = flashcard()
     source = tmp_path / "old.json"
     source.write_text(
         json.dumps([{**question, "deck": "other"}, {**question, "id": "r", "deck": "taken"}]),
