@@ -445,8 +445,6 @@ def _checked_app_options(
     from quizapp.cli.options import display_option_problem
 
     _fill_app_defaults(args)
-    if args.db and Path(args.db).is_dir():
-        return _usage_error(f"--db {args.db} is a folder; give the path of a file")
     settings = _settings_or_problem()
     if isinstance(settings, str):
         return _usage_error(settings)
@@ -454,7 +452,7 @@ def _checked_app_options(
         location = history_location(args, settings, ask_student=True)
     except LocationProblem as exc:
         print(error_line("quizapp", exc), file=sys.stderr)
-        return 1
+        return exc.status
     if args.exam_date is not None:
         from dataclasses import replace
 
@@ -491,7 +489,7 @@ def _stats(args: argparse.Namespace) -> int:
         db = history_location(args, settings)
     except LocationProblem as exc:
         print(error_line("quizapp stats", exc), file=sys.stderr)
-        return 1
+        return exc.status
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     bank = load_bank_cached(paths)
     return run_stats(db, bank, args.json, None, days=args.days)
@@ -506,14 +504,12 @@ def _forecast(args: argparse.Namespace) -> int:
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
-    if args.db and Path(args.db).is_dir():
-        return _usage_error(f"--db {args.db} is a folder; give the path of a file")
     settings = _settings_or_problem()
     try:
         db = history_location(args, None if isinstance(settings, str) else settings)
     except LocationProblem as exc:
         print(error_line("quizapp forecast", exc), file=sys.stderr)
-        return 1
+        return exc.status
     bank = load_bank_cached(paths)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)

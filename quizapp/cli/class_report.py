@@ -10,7 +10,6 @@ import csv
 import json
 import sys
 from datetime import date, datetime, time
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from quizapp.bank.literal import error_line, terminal_safe
@@ -92,7 +91,12 @@ def run_class_report(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.classroom.history import ClassHistoryError, load_class_history
     from quizapp.classroom.report import build_report
-    from quizapp.cli.history_option import db_given, postgres_url_problem
+    from quizapp.cli.history_option import (
+        LocationProblem,
+        db_given,
+        postgres_url_problem,
+        sqlite_path,
+    )
     from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.history import is_postgres_url, redacted
     from quizapp.srs.paths import default_db_path
@@ -108,10 +112,11 @@ def run_class_report(args: argparse.Namespace) -> int:
         problem = postgres_url_problem(db)
         if problem:
             return _fail(f"{source} {redacted(db)}: {problem}", 1)
-    elif Path(db).expanduser().is_dir():
-        return _fail(f"{source or '--db'} {db} is a folder; give the path of a file", 2)
     else:
-        db = str(Path(db).expanduser())
+        try:
+            db = str(sqlite_path(db, source))
+        except LocationProblem as exc:
+            return _fail(exc, exc.status)
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _fail("--no-default-bank needs at least one --bank PATH", 2)

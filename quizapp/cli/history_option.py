@@ -36,7 +36,12 @@ def add_student_option(group: argparse._ActionsContainer, **extra: object) -> No
 
 
 class LocationProblem(ValueError):
-    """One line naming the argument (or variable, or config key) that is wrong."""
+    """One line naming the argument (or variable, or config key) that is wrong. `status` is
+    the exit status: 2 for a value that can never be a history (a folder), else 1."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def history_location(
@@ -66,9 +71,9 @@ def history_location(
         if problem:
             raise LocationProblem(f"{student_source} {student!r} {problem}")
     if given is None:
-        return default_db_path()
+        return sqlite_path(str(default_db_path()), "")
     if not is_postgres_url(given):
-        return Path(given).expanduser()
+        return sqlite_path(given, source)
     url = given.strip()
     url_problem = postgres_url_problem(url)
     if url_problem:
@@ -88,8 +93,27 @@ def db_given(args: argparse.Namespace, settings: Settings | None) -> tuple[str |
     return _first(
         (getattr(args, "db", None), "--db"),
         (os.environ.get("QUIZAPP_DB"), "QUIZAPP_DB"),
-        (settings.db if settings else None, "db in config.toml"),
+        (settings.db if settings else None, _in_config("db")),
     )
+
+
+def sqlite_path(given: str, source: str) -> Path:
+    """The SQLite file `given` names. A folder is refused before anything opens it, naming
+    where the value came from (--db, QUIZAPP_DB, db in the config file; "" for the default)
+    and the value as it was written there."""
+    path = Path(given).expanduser()
+    if path.is_dir():
+        said = f"{source} {given}" if source else f"the default history {given}"
+        advice = "give the path of a file" if source else "give --db the path of a file"
+        raise LocationProblem(f"{said} is a folder; {advice}", status=2)
+    return path
+
+
+def _in_config(key: str) -> str:
+    """`key in <the config file's path>`: the settings the commands use are read from there."""
+    from quizapp.srs.config import config_path
+
+    return f"{key} in {config_path()}"
 
 
 def _first(*candidates: tuple[str | None, str]) -> tuple[str | None, str]:

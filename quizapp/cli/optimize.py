@@ -75,9 +75,7 @@ def run_optimize(args: argparse.Namespace) -> int:
     try:
         db = history_location(args, settings)
     except LocationProblem as exc:
-        return _fail(exc)
-    if isinstance(db, Path) and db.is_dir():
-        return _fail(f"--db {db} is a folder; give the path of a file", code=2)
+        return _fail(exc, code=exc.status)
     try:
         if args.reset:
             return _reset(db)

@@ -53,11 +53,15 @@ def kept_line(status: WriterStatus) -> str | None:
     )
 
 
-def away_note(why: str) -> str:
-    return (
-        f"{CLASS_STORE.capitalize()} cannot be reached ({why}). Answers given meanwhile are "
-        "kept on this machine and sent when it is back."
-    )
+def away_note(why: str, outbox_error: str | None = None) -> str:
+    """`outbox_error`: why the outbox cannot be used (then nothing is kept on this machine)."""
+    away = f"{CLASS_STORE.capitalize()} cannot be reached ({why})."
+    if outbox_error:
+        return (
+            f"{away} Answers given meanwhile cannot be kept on this machine ({outbox_error}): "
+            "the app retries them while it runs, and what is unsaved when it quits is lost."
+        )
+    return f"{away} Answers given meanwhile are kept on this machine and sent when it is back."
 
 
 def sent_note(answers: int) -> str:
@@ -127,12 +131,12 @@ class Outage:
         self._sent_reported = status.sent_from_outbox
         return sent_note(answers)
 
-    def away(self, why: str) -> str | None:
+    def away(self, why: str, outbox_error: str | None = None) -> str | None:
         """The note when the server cannot be read: once an outage, else None."""
         if self._told_away:
             return None
         self._told_away = True
-        return away_note(why)
+        return away_note(why, outbox_error)
 
 
 def reconnect(reader: object) -> bool:

@@ -40,7 +40,7 @@ class DrillPlan:
 def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
     """Today's due cards, then new ones up to the daily limit."""
     if app.history is None:
-        app.notify("Drills need the review history (it could not be opened).", severity="error")
+        app.notify(app.history_writes.missing("Drills need"), severity="error", markup=False)
         return
     from quizapp.bank.session import QuizSession, SessionOptions
     from quizapp.srs.queue import build_drill_queue

@@ -46,7 +46,11 @@ def leave_out_hidden(app: QuizApp, pool: list[Question]) -> list[Question] | Non
 
 def bury_or_suspend(app: QuizApp, question: Question, action: str) -> None:
     if app.history is None:
-        app.notify("Burying and suspending need the review history.", severity="warning")
+        app.notify(
+            app.history_writes.missing("Burying and suspending need"),
+            severity="warning",
+            markup=False,
+        )
         return
     from quizapp.srs.queue import tomorrow
     from quizapp.srs.scheduling import utc_now
@@ -67,7 +71,7 @@ def bring_back(app: QuizApp, action: str) -> None:
 
     word = "Suspending" if action == "suspend" else "Burying"
     if app.history is None:
-        app.notify(f"{word} needs the review history.", severity="warning", markup=False)
+        app.notify(app.history_writes.missing(f"{word} needs"), severity="warning", markup=False)
         return
     writes = app.history_writes
     hidden = writes.suspended_ids() if action == "suspend" else writes.buried_ids()

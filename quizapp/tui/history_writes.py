@@ -163,6 +163,17 @@ class HistoryService:
 
         self.app.push_screen(StudentScreen(str(where)), answered)
 
+    def missing(self, needing: str) -> str:
+        """`needing` ("Drills need") the review history, and why there is none to read now:
+        it could not be opened, it is still opening, or this run has none (a preview)."""
+        if self.failure is not None:
+            why = "which could not be opened"
+        elif self.path is None:
+            why = "and this app runs without one"
+        else:
+            why = "which is still opening: try again"
+        return f"{needing} the review history, {why}."
+
     def when_open(self, then: Callable[[], None], otherwise: Callable[[], None]) -> None:
         """Run `then` once the history is open, or `otherwise` if it cannot be (or there is
         no history to open)."""
@@ -389,7 +400,8 @@ class HistoryService:
             if self._outbox_in_use():
                 if reconnect(self.reader):
                     return self.read(reading, what)
-                away = self._outage.away(cause(exc))
+                outbox_error = self.writer.status().outbox_error if self.writer else None
+                away = self._outage.away(cause(exc), outbox_error)
                 if away is not None:
                     self.app.notify(
                         away, title="Review history", severity="warning", timeout=10, markup=False

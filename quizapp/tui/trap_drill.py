@@ -33,9 +33,7 @@ def opening_drill(app: QuizApp) -> Callable[[], None]:
 def start_trap_drill(app: QuizApp) -> None:
     if app.history is None:
         app.notify(
-            "The trap drill needs the review history (it could not be opened).",
-            severity="error",
-            markup=False,
+            app.history_writes.missing("The trap drill needs"), severity="error", markup=False
         )
         return
     from quizapp.bank.session import QuizSession, SessionOptions

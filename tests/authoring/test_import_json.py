@@ -15,6 +15,12 @@ from tests.authoring.helpers import cli, comparable
 EVERY_TYPE = Path(__file__).parent / "data" / "every_type.yaml"
 
 
+def flashcard(**fields: object) -> dict[str, object]:
+    """A flashcard question object as the JSON export writes it, with `fields` over it."""
+    card = {"id": "q", "type": "flashcard", "difficulty": "easy", "tags": ["t"], "prompt": "P"}
+    return {**card, "back": "B", "explanation": "E", **fields}
+
+
 def export_every_type(tmp_path: Path) -> tuple[Deck, Path]:
     """The every-type fixture deck and its JSON export."""
     deck, _ = load_file(EVERY_TYPE)
@@ -185,10 +191,7 @@ def test_unusable_json_is_one_line_and_exit_2(
 def test_malformed_question_objects_are_skipped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    good = {
-        "id": "ok", "type": "flashcard", "deck": "d", "difficulty": "easy", "tags": ["t"],
-        "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    good = flashcard(id="ok", deck="d")
     document = {
         "format": 1,
         "decks": [{"id": "d", "title": "D", "topic": "d", "domain": "X", "exam_weight": 0.5}],
@@ -219,10 +222,7 @@ def test_malformed_question_objects_are_skipped(
 def test_an_id_in_two_decks_of_one_file_is_written_once(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    question = {
-        "id": "same", "type": "flashcard", "difficulty": "easy", "tags": ["t"],
-        "prompt": "P", "back": "B", "explanation": "E",
-    }  # fmt: skip
+    question = flashcard(id="same")
     decks = [
         {"id": d, "title": d, "topic": d, "domain": "X", "exam_weight": 0.5} for d in ("a", "b")
     ]
@@ -243,3 +243,89 @@ def test_an_id_in_two_decks_of_one_file_is_written_once(
     )
     assert [p.name for p in folder.iterdir()] == ["a.yaml"]
     assert not load_bank([folder]).errors
+
+
+def _one_deck_file(tmp_path: Path, **deck: object) -> Path:
+    """A JSON export of one deck ("d", unless `deck` says otherwise) holding one flashcard."""
+    fields = {"id": "d", "title": "D", "topic": "d", "domain": "X", "exam_weight": 0.5, **deck}
+    question = flashcard(deck=fields["id"])
+    source = tmp_path / "deck.json"
+    document = {"format": 1, "decks": [fields], "questions": [question]}
+    source.write_text(json.dumps(document), encoding="utf-8")
+    return source
+
+
+@pytest.mark.parametrize(
+    ("deck", "where", "says"),
+    [
+        ({"id": "Bad Deck!"}, "decks[0].id", "deck id 'Bad Deck!' must be lowercase"),
+        ({"title": ""}, "decks[0].title", "title must not be empty"),
+        ({"topic": "Bad Topic"}, "decks[0].topic", "topic 'Bad Topic' must be lowercase"),
+        ({"exam_weight": 0}, "decks[0].exam_weight", "exam_weight must be greater than 0"),
+    ],
+)
+def test_bad_deck_metadata_in_the_file_names_the_file_and_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, deck: dict, where: str, says: str
+) -> None:
+    """The value came from the file, not from an option the user never gave."""
+    source = _one_deck_file(tmp_path, **deck)
+    code, stdout, stderr = cli(capsys, "import", str(source), "--no-default-bank")
+    assert code == 2 and stdout == ""
+    assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr
+    assert stderr.startswith(f"quizapp import: error: {source}: {where}: {says}"), stderr
+    assert "--deck-id" not in stderr and "--title" not in stderr
+
+
+def test_a_bad_option_over_the_file_still_names_the_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = _one_deck_file(tmp_path)
+    code, _, stderr = cli(capsys, "import", str(source), "--no-default-bank", "--deck-id", "No!")
+    assert code == 2
+    assert stderr.startswith("quizapp import: error: --deck-id: deck id 'No!' must be"), stderr
+
+
+def test_a_deck_id_the_bank_already_has_names_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = _one_deck_file(tmp_path, id="positional-encoding")
+    code, _, stderr = cli(capsys, "import", str(source))
+    assert code == 2 and len(stderr.splitlines()) == 1
+    assert stderr.startswith(
+        f"quizapp import: error: {source}: decks[0].id: deck id 'positional-encoding' "
+        "is already used by "
+    ), stderr
+
+
+def test_a_deck_only_questions_name_is_traced_to_the_first_of_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An export from before `format` is a bare list: the deck id is the questions' `deck`."""
+    question = flashcard()
+    source = tmp_path / "old.json"
+    source.write_text(
+        json.dumps([{**question, "deck": "other"}, {**question, "id": "r", "deck": "taken"}]),
+        encoding="utf-8",
+    )
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    (bank / "taken.yaml").write_text(
+        "deck: {id: taken, title: T, topic: taken, domain: X, exam_weight: 0.5}\nquestions: []\n",
+        encoding="utf-8",
+    )
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, _, stderr = cli(
+        capsys,
+        "import",
+        str(source),
+        "--no-default-bank",
+        "--bank",
+        str(bank),
+        "--out",
+        str(folder),
+    )
+    assert code == 2 and len(stderr.splitlines()) == 1, stderr
+    assert stderr.startswith(
+        f"quizapp import: error: {source}: questions[1].deck: deck id 'taken' is already used by"
+    ), stderr

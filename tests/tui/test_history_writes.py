@@ -303,3 +303,96 @@ def test_a_corrupted_history_is_moved_aside_and_the_app_says_where(tmp_path: Pat
     drive(app, scenario)
     [note] = app.history_writes.exit_notes()
     assert "moved to" in note and str(db) in note
+
+
+def _drill(app: QuizApp) -> None:
+    app.start_drill()
+
+
+def _traps(app: QuizApp) -> None:
+    from quizapp.tui.trap_drill import start_trap_drill
+
+    start_trap_drill(app)
+
+
+def _stats(app: QuizApp) -> None:
+    from quizapp.tui.screens.stats import open_stats
+
+    open_stats(app)
+
+
+def _readiness(app: QuizApp) -> None:
+    from quizapp.tui.screens.readiness import open_readiness
+
+    open_readiness(app)
+
+
+def _fit(app: QuizApp) -> None:
+    from quizapp.tui.screens.fit import open_fit_screen
+
+    open_fit_screen(app)
+
+
+def _suspended(app: QuizApp) -> None:
+    app.action_suspended()
+
+
+@pytest.mark.parametrize(
+    ("command", "needing"),
+    [
+        (_drill, "Drills need"),
+        (_traps, "The trap drill needs"),
+        (_stats, "Stats need"),
+        (_readiness, "The forecast needs"),
+        (_fit, "Fitting the scheduler needs"),
+        (_suspended, "Suspending needs"),
+    ],
+    ids=lambda value: getattr(value, "__name__", "")[1:] or None,
+)
+def test_a_command_without_a_history_says_there_is_none_not_that_it_failed(
+    command, needing: str
+) -> None:
+    """A preview (or any run without a history) has nothing that could fail to open."""
+    from tests.tui.test_sessions import make_app as app_without_history
+
+    app = app_without_history()
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: app.screen.is_mounted and app.screen.id == "home")
+        command(app)
+        await wait_for(pilot, lambda: any("review history" in m for m in said(app)))
+        [told] = [m for m in said(app) if "review history" in m]
+        assert told == f"{needing} the review history, and this app runs without one."
+
+    drive(app, scenario)
+
+
+def test_a_drill_asked_for_while_the_history_opens_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from quizapp.srs import history
+
+    opening = threading.Event()
+    real_open_writer = history.open_writer
+
+    def slow_open_writer(location):
+        opening.wait(30)
+        return real_open_writer(location)
+
+    monkeypatch.setattr(history, "open_writer", slow_open_writer)
+    app = make_app(tmp_path / "h.sqlite3")
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: app.history_writes.writer is not None)
+        app.start_drill()
+        [told] = [m for m in said(app) if "review history" in m]
+        assert told == "Drills need the review history, which is still opening: try again."
+        opening.set()
+        await wait_for(pilot, lambda: app.history is not None)
+
+    try:
+        drive(app, scenario)
+    finally:
+        opening.set()

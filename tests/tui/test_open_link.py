@@ -206,9 +206,7 @@ def test_the_dialog_has_open_and_cancel_for_a_web_link(tmp_path: Path) -> None:
     app, opened = links_app(tmp_path)
 
     async def scenario(pilot: Pilot) -> None:
-        app.push_screen(OpenLink("https://example.com/x"))
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
-        await pilot.pause()
+        await show_dialog(pilot, "https://example.com/x")
         labels = {str(b.label) for b in app.screen.query(Button)}
         assert labels == {"Open (o)", "Cancel (esc)"}
         assert app.focused is not None and app.focused.id == "cancel"
@@ -219,17 +217,49 @@ def test_the_dialog_has_open_and_cancel_for_a_web_link(tmp_path: Path) -> None:
     drive_with_toasts(app, scenario, SIZE)
 
 
+async def show_dialog(pilot: Pilot, href: str) -> OpenLink:
+    """The dialog for `href`, pushed directly, once it is on screen."""
+    app = pilot.app
+    app.push_screen(OpenLink(href))
+    await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
+    await pilot.pause()
+    return app.screen  # type: ignore[return-value]
+
+
+def drawn_rows(dialog: OpenLink, selector: str) -> list[str]:
+    """The lines one of the dialog's widgets draws, as text."""
+    shown = dialog.query_one(selector)
+    return [row.text for row in shown.render_lines(Region(0, 0, *shown.size))]
+
+
 def test_a_long_address_is_shown_whole(tmp_path: Path) -> None:
     app, _ = links_app(tmp_path)
     address = "https://example.com/" + "very-long-path/" * 12 + "?to=the-end"
 
     async def scenario(pilot: Pilot) -> None:
-        app.push_screen(OpenLink(address))
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenLink) and app.screen.is_mounted)
-        await pilot.pause()
-        shown = app.screen.query_one("#link-address")
-        rows = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
-        assert shown.size.height > 1  # wrapped, not cut off
-        assert "".join(row.text.strip() for row in rows) == address
+        rows = drawn_rows(await show_dialog(pilot, address), "#link-address")
+        assert len(rows) > 1  # wrapped, not cut off
+        assert "".join(row.strip() for row in rows) == address
+
+    drive_with_toasts(app, scenario, SIZE)
+
+
+@pytest.mark.parametrize(
+    ("href", "says", "never"),
+    [
+        ("mailto:student@example.com", "new message in your mail program", "web browser"),
+        ("https://example.com/x", "opens in your web browser", "mail"),
+        ("http://example.com/x", "opens in your web browser", "mail"),
+    ],
+)
+def test_the_dialog_says_what_opening_does_for_each_scheme(
+    tmp_path: Path, href: str, says: str, never: str
+) -> None:
+    app, _ = links_app(tmp_path)
+
+    async def scenario(pilot: Pilot) -> None:
+        note = " ".join(" ".join(drawn_rows(await show_dialog(pilot, href), "#link-note")).split())
+        assert says in note and says in " ".join(" ".join(screen_lines(app)).split())
+        assert never not in note
 
     drive_with_toasts(app, scenario, SIZE)

@@ -107,3 +107,31 @@ def test_quitting_during_the_outage_keeps_the_answers_for_the_next_start(
     drive(second, start_again)
     with open_writer(location) as store:
         assert [r.question_id for r in store.reviews()] == given
+
+
+def test_the_outage_notice_does_not_promise_an_outbox_that_cannot_be_used(
+    stoppable_postgres, stoppable_pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outbox left unreadable by an earlier run is not used: answers given while the server
+    is away wait in the app only, and the notice says so instead of "kept on this machine"."""
+    from quizapp.srs.outbox import outbox_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    location = PostgresLocation(stoppable_pg_url, "ada")
+    broken = outbox_path(location)
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not an outbox, not SQLite at all" * 64)
+    app = make_app(location)  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: app.history is not None)
+        await saved(pilot, app)
+        assert app.history_writes.writer.status().outbox_error is not None
+        await asyncio.to_thread(stoppable_postgres.stop_immediately)
+        app.history_writes.read(lambda: app.history.suspended_ids(), "suspended cards")  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: any("cannot be reached" in m for m in notifications(app)))
+        [told] = [m for m in notifications(app) if "cannot be reached" in m]
+        assert "are kept on this machine" not in told
+        assert "cannot be kept on this machine" in told and str(broken) in told
+
+    drive(app, scenario)

@@ -269,6 +269,29 @@ def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> 
     drive(app, scenario, size=(120, 60))
 
 
+def test_help_on_an_exam_never_says_leaving_keeps_the_answers() -> None:
+    """Escape on an exam loses its answers, and a session without a history saves none: the
+    help says leaving asks first and tells what becomes of them, not that they are kept."""
+    from quizapp.tui.screens.exam import ExamScreen
+
+    app = make_app()  # no review history
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        app.start_exam(questions=3, seed=5)
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
+        app.action_help()  # what ? does; the key itself may go to a numeric answer's box
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        await pilot.pause()
+        # The text as drawn, wrapped lines joined, without the dialog's border.
+        help_text = " ".join(" ".join(screen_lines(app)).replace("█", " ").split())
+        assert "Leave exam" in help_text  # the exam's own key, on this screen
+        assert "kept" not in help_text
+        assert "asks first and says what becomes of the answers" in help_text
+
+    drive(app, scenario, size=(120, 60))
+
+
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 def test_usable_at_small_and_large_sizes(size) -> None:
     app = make_app()

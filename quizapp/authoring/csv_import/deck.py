@@ -37,8 +37,16 @@ _DECK_OPTIONS = {
 }
 
 
-def check_deck(deck: DeckInfo, scratch: Path, taken_decks: Mapping[str, str] | None = None) -> None:
-    """Hold the deck metadata to the loader's rules. Raises CsvInputError naming the option."""
+def check_deck(
+    deck: DeckInfo,
+    scratch: Path,
+    taken_decks: Mapping[str, str] | None = None,
+    origins: Mapping[str, str] | None = None,
+) -> None:
+    """Hold the deck metadata to the loader's rules. Raises CsvInputError naming where the
+    value came from: the option, or its entry in `origins` (a field's file and key, for a
+    value read from the imported file)."""
+    named = {**_DECK_OPTIONS, **(origins or {})}
     header = deck_header(deck)
     _, errors = lint_text(header + "questions:\n" + dump_question(_PROBE_QUESTION), scratch)
     header_lines = header.count("\n")
@@ -50,11 +58,17 @@ def check_deck(deck: DeckInfo, scratch: Path, taken_decks: Mapping[str, str] | N
         lines = [(k.start_mark.line + 1, k.value) for k, _ in deck_node.value]
         first = errors[0]
         key = next((k for line, k in reversed(lines) if line <= first.line), "id")
-        raise CsvInputError(f"{_DECK_OPTIONS.get(key, key)}: {first.message}")
+        raise CsvInputError(f"{named.get(key, key)}: {first.message}")
     if taken_decks and deck.id in taken_decks:
-        raise CsvInputError(
-            f"--deck-id: deck id '{deck.id}' is already used by {taken_decks[deck.id]}; "
+        where = named["id"]
+        advice = (
             "choose another with --deck-id"
+            if where == _DECK_OPTIONS["id"]
+            else "rename the deck in the file, or import into another bank with "
+            "--bank/--no-default-bank"
+        )
+        raise CsvInputError(
+            f"{where}: deck id '{deck.id}' is already used by {taken_decks[deck.id]}; {advice}"
         )
 
 

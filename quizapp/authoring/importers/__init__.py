@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from quizapp.authoring.importers.common import (
@@ -108,6 +108,9 @@ class PendingDeck:
 
     deck: DeckInfo
     source: SourceResult
+    # Where the file gave a metadata field (DeckInfo's name: "id" -> "FILE: decks[0].id"); a
+    # field not here came from its option or its default and is named by the option.
+    origins: dict[str, str] = field(default_factory=dict)
 
 
 def read_decks(path: Path, fmt: str, options: DeckOptions) -> list[PendingDeck]:
@@ -156,21 +159,19 @@ def _json_decks(path: Path, options: DeckOptions) -> list[PendingDeck]:
     pending: list[PendingDeck] = []
     for found in decks:
         base = found.info or default_deck_info(f"{found.id}.json" if found.id else path)
-        deck = replace(
-            base,
-            **{
-                key: value
-                for key, value in (
-                    ("id", options.deck_id),
-                    ("title", options.title),
-                    ("topic", options.topic),
-                    ("domain", options.domain),
-                    ("exam_weight", options.weight),
-                )
-                if value is not None
-            },
-        )
-        pending.append(PendingDeck(deck, found.source))
+        given = {
+            key: value
+            for key, value in (
+                ("id", options.deck_id),
+                ("title", options.title),
+                ("topic", options.topic),
+                ("domain", options.domain),
+                ("exam_weight", options.weight),
+            )
+            if value is not None
+        }
+        origins = {key: where for key, where in found.origins.items() if key not in given}
+        pending.append(PendingDeck(replace(base, **given), found.source, origins))
     return pending
 
 
@@ -180,9 +181,10 @@ def build(
     taken_ids: Mapping[str, str] | None = None,
     taken_decks: Mapping[str, str] | None = None,
 ) -> BuiltDeck:
-    """Check the deck's metadata (raises CsvInputError naming the option), then build it."""
+    """Check the deck's metadata (raises CsvInputError naming the option, or the file and
+    key the value came from), then build it."""
     with tempfile.TemporaryDirectory(prefix="quizapp-import-") as scratch:
-        check_deck(pending.deck, Path(scratch), taken_decks)
+        check_deck(pending.deck, Path(scratch), taken_decks, pending.origins)
     return build_deck(pending.source, pending.deck, taken_ids=taken_ids)
 
 

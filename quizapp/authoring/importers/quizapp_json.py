@@ -31,6 +31,9 @@ class JsonDeck:
     id: str
     info: DeckInfo | None  # None: the file has no metadata for this deck
     source: SourceResult = field(default_factory=SourceResult)
+    # Each metadata field the file gave, by DeckInfo name: where it is ("FILE: decks[0].id").
+    # json reports no line for a value it parsed, so the key path says where to look.
+    origins: dict[str, str] = field(default_factory=dict)
 
 
 def _no_constants(name: str) -> Any:
@@ -65,9 +68,11 @@ def parse_quizapp_json(text: str, source: str) -> list[JsonDeck]:
         raise ImportInputError(f"{source} has more than {MAX_ITEMS:,} questions")
 
     decks: dict[str, JsonDeck] = {}
-    for n, obj in enumerate(deck_objects, start=1):
-        info = _deck_info(obj, f"{source}: deck {n}")
-        decks.setdefault(info.id, JsonDeck(info.id, info))
+    for n, obj in enumerate(deck_objects):
+        where = f"{source}: decks[{n}]"
+        info = _deck_info(obj, where)
+        origins = {key: f"{where}.{key}" for key in _DECK_KEYS if key in obj}
+        decks.setdefault(info.id, JsonDeck(info.id, info, origins=origins))
     strays: list[Skipped] = []  # items that name no deck: reported with the first deck
     for n, obj in enumerate(questions, start=1):
         where = f"{source}: question {n}"
@@ -75,7 +80,9 @@ def parse_quizapp_json(text: str, source: str) -> list[JsonDeck]:
             strays.append(Skipped(where, "not a question object"))
             continue
         deck_id = obj.get("deck") if isinstance(obj.get("deck"), str) else ""
-        deck = decks.setdefault(deck_id, JsonDeck(deck_id, None))
+        # A deck no deck object describes takes its id from the first question naming it.
+        named_by = {"id": f"{source}: questions[{n - 1}].deck"} if deck_id else {}
+        deck = decks.setdefault(deck_id, JsonDeck(deck_id, None, origins=named_by))
         if isinstance(obj.get("id"), str):
             where += f" ('{obj['id']}')"
         try:

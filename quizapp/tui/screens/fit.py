@@ -65,7 +65,7 @@ def child_environment(db: HistoryLocation) -> dict[str, str]:
 def open_fit_screen(app: QuizApp) -> None:
     history = app.history_writes
     if history.failure is not None or history.reader is None:
-        app.notify("Fitting the scheduler needs the review history.", severity="warning")
+        app.notify(history.missing("Fitting the scheduler needs"), severity="warning", markup=False)
         return
     app.push_screen(
         FitScreen(

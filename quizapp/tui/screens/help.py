@@ -26,7 +26,11 @@ ANSWERING: Section = (
         ("Enter", "submit; after the feedback, the next question"),
         ("Space", "reveal a flashcard's back; after the feedback, next"),
         ("1 2 3 4", "grade a revealed flashcard: Again, Hard, Good, Easy"),
-        ("Escape", "leave the session (answers so far are kept)"),
+        # Not "the answers are kept": an exam's are lost, and without a history none are saved.
+        (
+            "Escape",
+            "leave; once you have answered, it asks first and says what becomes of the answers",
+        ),
         ("u", "undo the last answer: it leaves the history and is asked again"),
         ("b  !", "bury the question until tomorrow; suspend it (palette: Suspended cards)"),
     ],

@@ -18,7 +18,14 @@ from textual.widgets import Button, Label, Static
 
 from quizapp.tui.literal import literal
 
-OPENABLE_SCHEMES = frozenset({"http", "https", "mailto"})
+# What opening does, by scheme: the system hands a mailto: address to the mail program (a
+# browser, under `quizapp serve`, does the same), which only starts a message.
+_WHAT_OPENING_DOES = {
+    "http": "It opens in your web browser.",
+    "https": "It opens in your web browser.",
+    "mailto": "It starts a new message in your mail program; nothing is sent unless you send it.",
+}
+OPENABLE_SCHEMES = frozenset(_WHAT_OPENING_DOES)
 # Printable ASCII stays as written (including % escapes); spaces, control characters and
 # everything beyond ASCII are percent-encoded, so what is shown is exactly what is opened.
 _PRINTABLE_ASCII = "".join(chr(code) for code in range(0x21, 0x7F))
@@ -66,7 +73,7 @@ class OpenLink(ModalScreen[bool]):
             yield Label("The link goes to:")
             yield Static(literal(self.address), id="link-address")
             # Statics, not Labels: a long address or reason wraps instead of being cut off.
-            note = "It opens in your web browser." if self.refused is None else self.refused
+            note = self.refused or _WHAT_OPENING_DOES[urlsplit(self.address).scheme.lower()]
             yield Static(literal(note), id="link-note")
             with Horizontal(classes="dialog-buttons"):
                 if self.refused is None:

@@ -339,7 +339,8 @@ def set_exam_date(app: App[None], day: date | None) -> None:
 
 def open_readiness(app: App[None]) -> None:
     if getattr(app, "history", None) is None:
-        app.notify("The forecast needs the review history.", severity="warning", markup=False)
+        writes = app.history_writes  # type: ignore[attr-defined]
+        app.notify(writes.missing("The forecast needs"), severity="warning", markup=False)
         return
     if not isinstance(app.screen, ReadinessScreen):
         app.push_screen(ReadinessScreen())

@@ -294,7 +294,7 @@ def _minutes(seconds: float) -> str:
 def open_stats(app: QuizApp) -> None:
     """`S` on the home screen, and the palette's Stats."""
     if app.history is None:
-        app.notify("There is no review history to show.", severity="warning")
+        app.notify(app.history_writes.missing("Stats need"), severity="warning", markup=False)
         return
     from quizapp.srs.scheduling import utc_now
     from quizapp.srs.stats import compute_stats
