@@ -25,6 +25,7 @@ from quizapp.tui.widgets.readiness_line import ReadinessLine
 from tests.conftest import CORPUS
 from tests.tui.screen_text import screen_lines
 from tests.tui.test_sessions import drive, text_of, wait_for
+from tests.tui.toasts import said
 
 BANK = load_bank([CORPUS / "good"])
 EXAM_IN_DAYS = 20
@@ -58,9 +59,14 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def make_app(db: Path, exam: date | None) -> QuizApp:
+def make_app(db: Path, exam: date | None, config: Path | None = None) -> QuizApp:
     options = AppOptions(
-        db_path=db, device="cpu", warm_up=False, watch=False, settings=Settings(exam_date=exam)
+        db_path=db,
+        device="cpu",
+        warm_up=False,
+        watch=False,
+        settings=Settings(exam_date=exam),
+        config_path=config,
     )
     return QuizApp(BANK, options)
 
@@ -128,6 +134,28 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> No
     drive(app, scenario, size=size)
 
 
+def test_a_run_that_saves_no_settings_sets_the_exam_date_for_itself_only(
+    db: Path, tmp_path: Path
+) -> None:
+    """A preview (config_path None) must not write the student's config.toml."""
+    app = make_app(db, None, config=None)  # QUIZAPP_CONFIG points at tmp_path (the fixture)
+    day = exam_day()
+
+    async def scenario(pilot: Pilot) -> None:
+        await open_readiness(pilot, app)
+        await pilot.press("e")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ExamDateDialog) and app.screen.is_mounted
+        )
+        app.screen.query_one("#exam-date", Input).value = day.isoformat()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.settings.exam_date == day)
+        await wait_for(pilot, lambda: any("for this run only" in m for m in said(app)))
+
+    drive(app, scenario, size=(80, 24))
+    assert not (tmp_path / "config.toml").exists()
+
+
 def test_without_an_exam_date_there_is_no_line_and_no_plan(db: Path) -> None:
     app = make_app(db, None)
 
@@ -143,7 +171,7 @@ def test_without_an_exam_date_there_is_no_line_and_no_plan(db: Path) -> None:
 
 
 def test_the_exam_date_is_set_in_the_app_and_saved(db: Path, tmp_path: Path) -> None:
-    app = make_app(db, None)
+    app = make_app(db, None, config=tmp_path / "config.toml")
     day = exam_day()
 
     async def scenario(pilot: Pilot) -> None:
@@ -155,9 +183,9 @@ def test_the_exam_date_is_set_in_the_app_and_saved(db: Path, tmp_path: Path) -> 
         field = app.screen.query_one("#exam-date", Input)
         field.value = "next week"
         await pilot.press("enter")
-        await pilot.pause()
+        problem = app.screen.query_one("#exam-date-problem")
+        await wait_for(pilot, lambda: "Not a date" in text_of(problem))
         assert isinstance(app.screen, ExamDateDialog)  # refused, and said why
-        assert "Not a date" in text_of(app.screen.query_one("#exam-date-problem"))
         field.value = day.isoformat()
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen)

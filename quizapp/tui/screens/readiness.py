@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -314,18 +315,24 @@ def ask_exam_date(app: App[None], then: Callable[[], None] | None = None) -> Non
 
 
 def set_exam_date(app: App[None], day: date | None) -> None:
-    """Use `day` as the exam date in this app and save it in config.toml."""
-    from quizapp.srs.config import ConfigError, config_path
+    """Use `day` as the exam date in this app, and save it in config.toml unless this run
+    saves settings nowhere (a preview: AppOptions.config_path is None)."""
+    from quizapp.srs.config import ConfigError
     from quizapp.srs.config_file import set_config_value
 
     settings = replace(app.settings, exam_date=day)  # type: ignore[attr-defined]
     app.settings = settings  # type: ignore[attr-defined]
     app.options = replace(app.options, settings=settings)  # type: ignore[attr-defined]
-    try:
-        path = set_config_value(config_path(), "exam_date", day)
-    except ConfigError as exc:
+    config: Path | None = app.options.config_path  # type: ignore[attr-defined]
+    not_saved = "this run saves no settings" if config is None else None
+    if config is not None:
+        try:
+            config = set_config_value(config, "exam_date", day)
+        except ConfigError as exc:
+            not_saved = str(exc)
+    if not_saved is not None:
         app.notify(
-            f"Exam date set for this session only: {exc}",
+            f"Exam date set for this run only: {not_saved}",
             title="Exam date",
             severity="warning",
             timeout=10,
@@ -333,7 +340,7 @@ def set_exam_date(app: App[None], day: date | None) -> None:
         )
     else:
         said = f"Exam date: {day:%a %d %b %Y}" if day else "No exam date: drills are plain FSRS"
-        app.notify(f"{said} (saved in {path})", title="Exam date", timeout=6, markup=False)
+        app.notify(f"{said} (saved in {config})", title="Exam date", timeout=6, markup=False)
     app.refresh_home()  # type: ignore[attr-defined]
 
 
