@@ -256,9 +256,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _innermost_command(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    """The parser of the (sub)command `args` were parsed for: `quizapp class report`'s, say."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _innermost_command(chosen, args)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # said by the command's own parser, so the hint is `quizapp preview --help`
+        _innermost_command(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
     if getattr(args, "now", None) is not None:  # --now: a testing aid (quizapp/srs/clock.py)
         from quizapp.srs.clock import set_now
 

@@ -91,3 +91,26 @@ def test_a_broken_config_is_refused_by_stats_as_by_the_app(
     assert fragment in result.stderr and str(path) in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
     assert not (tmp_path / "history.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["preview", "deck.yaml", "--db", "h.db"], "quizapp preview"),
+        (["class", "report", "--bogus"], "quizapp class report"),
+        (["lint", "--bogus", "x.yaml"], "quizapp lint"),
+        (["--bogus"], "quizapp"),
+    ],
+)
+def test_an_unknown_option_is_named_by_the_command_it_was_given_to(
+    args: list[str], command: str, capsys
+) -> None:
+    """The hint points at the help that lists what the command does take."""
+    from quizapp.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"{command}: error: unrecognized arguments: ")
+    assert line.endswith(f"(see '{command} --help')")
