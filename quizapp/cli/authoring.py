@@ -385,6 +385,13 @@ def _import(args: argparse.Namespace) -> int:
         print(terminal_safe(f"quizapp import: warning: {warning}"), file=sys.stderr)
     for problem in result.problems:
         print(terminal_safe(problem.format(str(args.csv))), file=sys.stderr)
+    clashes = sum(1 for p in result.problems if p.question_id and p.question_id in taken_ids)
+    if clashes:  # said once, not on every row: a re-import of an export clashes on all of them
+        print(
+            f"quizapp import: {clashes} rejected row(s) have ids the bank already has: to "
+            "import them as they are, import into another bank with --bank/--no-default-bank",
+            file=sys.stderr,
+        )
     if result.text is None:
         if not result.rows:
             return _error("import", f"{args.csv} has a header but no rows")

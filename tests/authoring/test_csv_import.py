@@ -206,7 +206,15 @@ def test_each_bad_row_is_rejected_with_its_reason_and_the_rest_imported(
     code, stdout, stderr = cli(capsys, "import", str(path), "--out", str(out))
     assert code == 1
     assert stdout == ""
-    [line, summary] = stderr.splitlines()
+    line, *hint, summary = stderr.splitlines()
+    assert hint == (
+        [
+            "quizapp import: 1 rejected row(s) have ids the bank already has: to "
+            "import them as they are, import into another bank with --bank/--no-default-bank"
+        ]
+        if reason == "id is already used in"
+        else []
+    )
     assert line.startswith(f"{path}: row 3, question ") and reason in line, line
     assert "1 question(s) imported" in summary and "1 row(s) rejected" in summary
     deck, _ = load_file(out)
@@ -242,6 +250,12 @@ def test_duplicate_ids_within_the_csv_and_against_bank_paths(
     assert lines[0] == f"{path}: row 3, question 'a': duplicate id (first on row 2)"
     assert lines[1] == f"{path}: row 4, question 'taken': the id is already used in {mine}"
     assert lines[2].startswith(f"{path}: row 5, question 'pe-why-needed': the id is already used")
+    # The way out, said once for every clash rather than on each row:
+    assert lines[3] == (
+        "quizapp import: 2 rejected row(s) have ids the bank already has: to import them as "
+        "they are, import into another bank with --bank/--no-default-bank"
+    )
+    assert sum("--no-default-bank" in line for line in lines) == 1
     assert "id: a\n" in stdout
     # Without the bundled bank, only the --bank paths count.
     code, _, stderr = cli(capsys, "import", str(path), "--bank", str(mine), "--no-default-bank")
