@@ -259,11 +259,13 @@ class ExamScreen(Screen[None]):
         return EXAM_HINTS.get(question.type, "")
 
     def _focus_answer(self) -> None:
+        # Focus without scrolling: a question taller than the screen would otherwise be
+        # centred on its answer, its first line ("⚑ flagged for review · …") scrolled away.
         answer = self.query("#answer")
         if answer and answer.first().can_focus and not answer.first().disabled:
-            answer.first().focus()
+            answer.first().focus(scroll_visible=False)
         else:
-            self.query_one("#exam-body").focus()
+            self.query_one("#exam-body").focus(scroll_visible=False)
 
     def _answer_widget(self) -> Widget | None:
         answer = self.query("#answer")
