@@ -361,3 +361,30 @@ def test_a_question_comes_back_from_its_top_line_however_it_is_revisited() -> No
         await shown_from_the_top(pilot, screen)
 
     drive(app, scenario, size=(80, 24))
+
+
+def test_the_submit_question_counts_the_time_down_while_it_is_open() -> None:
+    app = make_app(warm_up=False)
+    clock = FakeClock()
+    exam = make_exam(app, clock)
+    results: list[ExamResult] = []
+
+    def dialog_text() -> str:
+        return " ".join(text_of(w) for w in app.screen.query(Label))
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_exam(pilot, exam, results)
+        await at(pilot, screen, "t-single")
+        clock.advance(14)
+        await wait_for(pilot, lambda: label(screen, "#exam-timer") == "9:46 left")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
+        assert "9:46 left" in dialog_text()
+        clock.advance(60)  # the student thinks it over; the clock behind runs on
+        await wait_for(pilot, lambda: label(screen, "#exam-timer") == "8:46 left")
+        await wait_for(pilot, lambda: "8:46 left" in dialog_text())
+        assert "9:46" not in dialog_text()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+    drive(app, scenario)
