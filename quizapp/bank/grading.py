@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -24,7 +25,9 @@ RATING_NAMES = {AGAIN: "Again", HARD: "Hard", GOOD: "Good", EASY: "Easy"}
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 _COMMA_GROUPED = re.compile(r"^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$")
 _SPACE_GROUPED = re.compile(r"^[-+]?\d{1,3}( \d{3})+(\.\d*)?$")
-_POWER = re.compile(r"^(\d+) ?\^ ?(\d{1,3})$")
+_POWER = re.compile(r"^(\d+) ?\^ ?(\d+)$")
+# Powers past a float's range are refused before they are computed (`9^99999999`).
+_LARGEST_LOG10 = math.log10(sys.float_info.max)
 # A number, then maybe a unit word: a letter (or %, ‰, °, µ) and no digit after it. The
 # number part is the shortest that leaves such a word, so `1.05e6` stays whole.
 _WITH_UNIT = re.compile(r"^(?P<number>.*?[\d.])\s*(?P<word>(?:[^\W\d_]|[%‰°µ])[^\d]*)?$")
@@ -64,10 +67,7 @@ def parse_number(text: str, unit: str | None = None) -> float:
     cleaned = " ".join(cleaned.split())
     power = _POWER.match(cleaned)
     if power:
-        try:
-            return float(int(power.group(1)) ** int(power.group(2)))
-        except OverflowError:
-            raise NumberFormatError("the number is too large") from None
+        return _power(shown, power.group(1), power.group(2))
     if " " in cleaned:
         if not _SPACE_GROUPED.match(cleaned):
             raise NumberFormatError(
@@ -81,9 +81,28 @@ def parse_number(text: str, unit: str | None = None) -> float:
     if not _NUMBER.match(cleaned):
         raise NumberFormatError(f"{shown!r} is not a number")
     value = float(cleaned)
-    if not math.isfinite(value):
-        raise NumberFormatError("the number must be finite")
+    if not math.isfinite(value):  # `1e999`: past a float's range
+        raise NumberFormatError(f"{shown!r} is too large a number to use")
     return value
+
+
+def _power(shown: str, base_digits: str, exponent_digits: str) -> float:
+    """`2^20`; a power too large for a float (`2^2000`) is refused, saying so."""
+    base_digits = base_digits.lstrip("0") or "0"
+    exponent_digits = exponent_digits.lstrip("0") or "0"
+    if exponent_digits == "0" or base_digits in {"0", "1"}:
+        return 1.0 if exponent_digits == "0" else float(base_digits)
+    too_large = NumberFormatError(f"{shown!r} is too large a power to use")
+    # From 2^10000, or a base of 310 digits, no power fits: refused before it is computed.
+    if len(exponent_digits) > 4 or len(base_digits) > 309:
+        raise too_large
+    base, exponent = int(base_digits), int(exponent_digits)
+    if exponent * math.log10(base) > _LARGEST_LOG10:
+        raise too_large
+    try:
+        return float(base**exponent)
+    except OverflowError:  # at the edge of the range, where the logarithm rounds
+        raise too_large from None
 
 
 def unit_matches(word: str, unit: str) -> bool:

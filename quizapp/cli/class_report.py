@@ -22,7 +22,11 @@ if TYPE_CHECKING:
 
 PROG = "quizapp class report"
 FORMATS = ("table", "json", "csv")
-QUESTION_WIDTH = 24  # the Question column's least width, when an id is that long
+# The least room the wrapping columns keep beside the ids: a response ("✓B:100%") and a flag
+# ("distractor") each on a line of its own; a longer one (a trap "1.31072e+08:0%") folds.
+RESPONSES_WIDTH = 10
+FLAGS_WIDTH = len("distractor")
+SHORTEST_QUESTION_WIDTH = 12  # an id cut shorter than this would name nothing
 
 
 def since_argument(text: str) -> date:
@@ -162,6 +166,18 @@ def write_csv(report: ClassReport, out: TextIO | None = None) -> None:
         )
 
 
+def _question_width(report: ClassReport, width: int, *, flagged: bool) -> int:
+    """The Question column's width: its longest id, or what the table leaves at `width`."""
+    longest = max(len(terminal_safe(item.question_id)) for item in report.items)
+    students = len(str(max(item.students for item in report.items)))
+    columns = 6 if flagged else 5
+    lines_and_padding = columns + 1 + 2 * columns
+    figures = max(students, len("N")) + len("Facility") + len("Discr.")
+    wrapping = RESPONSES_WIDTH + (FLAGS_WIDTH if flagged else 0)
+    room = width - lines_and_padding - figures - wrapping
+    return max(SHORTEST_QUESTION_WIDTH, min(longest, room))
+
+
 def render(report: ClassReport, console: Console | None = None) -> None:
     """The report as tables that read at 80 columns; bank text shown literally."""
     from rich.console import Console
@@ -195,14 +211,20 @@ def render(report: ClassReport, console: Console | None = None) -> None:
         out.print("No first attempts to report yet.")
     else:
         items = Table(title="Questions, flagged first", title_justify="left", expand=False)
-        # Ids whole where they fit (the bank's run to ~26 characters); the responses wrap.
-        longest = max(len(terminal_safe(item.question_id)) for item in report.items)
-        items.add_column("Question", overflow="fold", min_width=min(longest, QUESTION_WIDTH))
-        items.add_column("N", justify="right")
-        items.add_column("Facility", justify="right")
-        items.add_column("Discr.", justify="right")
-        items.add_column("Responses", overflow="fold", ratio=3)
+        # Ids whole (the bank's run to 31 characters) on one line: the responses and flags
+        # wrap to make room, the figures never do. Only where the table is too narrow for
+        # that does an id end in "…".
         flagged = any(item.flags for item in report.items)
+        items.add_column(
+            "Question",
+            no_wrap=True,
+            overflow="ellipsis",
+            max_width=_question_width(report, out.width, flagged=flagged),
+        )
+        items.add_column("N", justify="right", no_wrap=True)
+        items.add_column("Facility", justify="right", no_wrap=True)
+        items.add_column("Discr.", justify="right", no_wrap=True)
+        items.add_column("Responses", overflow="fold", ratio=3)
         if flagged:  # the column only when there is something in it
             items.add_column("Flags", overflow="fold", style="bold red")
         for item in report.items:

@@ -58,6 +58,31 @@ def test_parse_number_rejects_with_a_message(text: str) -> None:
         parse_number(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2^2000", "'2^2000' is too large a power to use"),
+        ("10^400", "'10^400' is too large a power to use"),
+        ("2^" + "9" * 50, "is too large a power to use"),
+        ("1e999", "'1e999' is too large a number to use"),
+        ("1.5E+400 dims", "'1.5E+400 dims' is too large a number to use"),
+    ],
+)
+def test_a_number_too_large_to_use_says_so_on_one_line(text: str, message: str) -> None:
+    with pytest.raises(NumberFormatError) as refused:
+        parse_number(text, "dimensions")
+    assert message in str(refused.value) and "\n" not in str(refused.value)
+    assert "not a number" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("2^1023", 2.0**1023), ("1^5000", 1), ("0^2000", 0), ("10^308", 1e308), ("7^0", 1)],
+)
+def test_a_power_with_a_long_exponent_that_fits_is_a_number(text: str, value: float) -> None:
+    assert parse_number(text) == value
+
+
 @given(st.integers(min_value=-(10**12), max_value=10**12))
 def test_thousands_grouping_round_trips(n: int) -> None:
     assert parse_number(f"{n:,}") == n

@@ -225,6 +225,38 @@ def test_the_table_reads_at_80_columns_and_shows_bank_text_literally(run_cli, ho
     assert "\x1b" not in result.stdout
 
 
+def test_the_table_keeps_question_ids_whole_and_cuts_only_an_overlong_one(run_cli, tmp_path: Path):
+    from quizapp.bank import load_bank
+
+    whole, overlong = "norm-placement-same-computation", "a-question-id-" + "x" * 60
+    bank_path = tmp_path / "long_ids.yaml"
+    text = HOSTILE_BANK.read_text(encoding="utf-8")
+    # Five options: their shares need the room the old table took from the ids.
+    choices = "".join(f'      - text: "option {n}"\n        why: "no"\n' for n in range(3))
+    text = text.replace("    choices:\n", "    choices:\n" + choices, 1)
+    bank_path.write_text(
+        text.replace("hostile-choice", whole).replace("hostile-number", overlong),
+        encoding="utf-8",
+    )
+    bank = load_bank([bank_path])
+    db = tmp_path / "history.db"
+    with ReviewStore.open(db) as store:
+        record(store, bank.questions[whole], False, 0)
+        record(store, bank.questions[overlong], True, 1)
+    add_response_column(db, {1: '{"chosen": [0]}', 2: '{"value": 8, "text": "8"}'})
+
+    result = run_cli(
+        "class", "report", "--db", str(db), "--no-default-bank", "--bank", str(bank_path)
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(f"│ {whole} " in line for line in lines)  # whole, on one line
+    cut = next(line for line in lines if "a-question-id-" in line)
+    assert "…" in cut and overlong not in result.stdout
+    assert not any(line.startswith("│ xxx") for line in lines)  # no id's tail on a line below
+
+
 @pytest.mark.parametrize(
     ("args", "code", "says"),
     [

@@ -7,6 +7,7 @@ fixed display orders so the keys that answer each question are known.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, OptionList
@@ -309,7 +310,7 @@ def test_a_numeric_answer_that_is_not_a_number_does_not_count_as_answered() -> N
         await pilot.press("n")
         await at(pilot, screen, "t-numeric-derived")
 
-    drive(app, scenario, size=(80, 24))
+    drive(app, scenario, size=(80, 12))
 
 
 def test_a_click_on_the_question_text_leaves_the_keys_with_the_answer() -> None:
@@ -325,5 +326,65 @@ def test_a_click_on_the_question_text_leaves_the_keys_with_the_answer() -> None:
         await pilot.press("1", "enter")  # picked and kept: on to the next question
         await at(pilot, screen, "t-multi")
         assert exam.answer_of("t-single") is not None
+
+    drive(app, scenario)
+
+
+def test_a_question_comes_back_from_its_top_line_however_it_is_revisited() -> None:
+    app = make_app(warm_up=False)
+    exam = make_exam(app, FakeClock())
+    # Taller than the screen: focusing its answer would scroll the question's top away.
+    long = replace(exam.questions[1], prompt="Which of these hold? " + "Read this line. " * 60)
+    exam.questions[1] = long
+    results: list[ExamResult] = []
+
+    async def shown_from_the_top(pilot: Pilot, screen: ExamScreen) -> None:
+        await at(pilot, screen, long.id)
+        await pilot.pause()  # the focused answer scrolls into view after a refresh, if it does
+        await pilot.pause()
+        body = screen.query_one("#exam-body")
+        assert body.max_scroll_y > 0 and body.scroll_y == 0
+        meta = screen.query_one("#question-meta", Label)
+        assert meta.region.y >= body.content_region.y
+        assert label(screen, "#question-meta").startswith("⚑ flagged for review · ")
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_exam(pilot, exam, results)
+        await at(pilot, screen, "t-single")
+        await pilot.press("n")
+        await at(pilot, screen, long.id)
+        await pilot.press("f", "n")
+        await at(pilot, screen, "t-tf")
+        await pilot.press("p")  # back with p
+        await shown_from_the_top(pilot, screen)
+        await pilot.press("n", "g", "up", "enter")  # back through the navigator
+        await shown_from_the_top(pilot, screen)
+
+    drive(app, scenario, size=(80, 24))
+
+
+def test_the_submit_question_counts_the_time_down_while_it_is_open() -> None:
+    app = make_app(warm_up=False)
+    clock = FakeClock()
+    exam = make_exam(app, clock)
+    results: list[ExamResult] = []
+
+    def dialog_text() -> str:
+        return " ".join(text_of(w) for w in app.screen.query(Label))
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_exam(pilot, exam, results)
+        await at(pilot, screen, "t-single")
+        clock.advance(14)
+        await wait_for(pilot, lambda: label(screen, "#exam-timer") == "9:46 left")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
+        assert "9:46 left" in dialog_text()
+        clock.advance(60)  # the student thinks it over; the clock behind runs on
+        await wait_for(pilot, lambda: label(screen, "#exam-timer") == "8:46 left")
+        await wait_for(pilot, lambda: "8:46 left" in dialog_text())
+        assert "9:46" not in dialog_text()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
 
     drive(app, scenario)

@@ -33,6 +33,13 @@ class Confirm(ModalScreen[bool]):
                 yield Button("Yes (y)", variant="error", id="yes")
                 yield Button("No (n)", variant="primary", id="no")
 
+    def set_detail(self, detail: str) -> None:
+        """Say something new under the question (a clock that runs on while it is asked)."""
+        self.detail = detail
+        shown = self.query(".dialog-detail")
+        if shown:
+            shown.first(Label).update(literal(detail))
+
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
 

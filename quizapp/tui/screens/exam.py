@@ -43,6 +43,7 @@ from quizapp.exam.session import (
 )
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal, one_line
+from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.review import ReviewScreen
 from quizapp.tui.widgets.answer_input import (
     answer_widget,
@@ -131,6 +132,7 @@ class ExamScreen(Screen[None]):
         self._confirmed: set[str] = set()  # ordering answers confirmed as first shown
         self._timer: Timer | None = None
         self._showing: str | None = None  # the question id whose widget is mounted
+        self._submit_dialog: Confirm | None = None  # "Submit the exam?" while it is asked
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -259,11 +261,13 @@ class ExamScreen(Screen[None]):
         return EXAM_HINTS.get(question.type, "")
 
     def _focus_answer(self) -> None:
+        # Focus without scrolling: a question taller than the screen would otherwise be
+        # centred on its answer, its first line ("⚑ flagged for review · …") scrolled away.
         answer = self.query("#answer")
         if answer and answer.first().can_focus and not answer.first().disabled:
-            answer.first().focus()
+            answer.first().focus(scroll_visible=False)
         else:
-            self.query_one("#exam-body").focus()
+            self.query_one("#exam-body").focus(scroll_visible=False)
 
     def _answer_widget(self) -> Widget | None:
         answer = self.query("#answer")
@@ -421,11 +425,20 @@ class ExamScreen(Screen[None]):
         self.action_submit_exam()
 
     def action_submit_exam(self) -> None:
-        from quizapp.tui.screens.confirm import Confirm
-
         if self.state != "asking" or self.app.screen is not self:
             return
         self._capture()
+
+        def submitted(yes: bool | None) -> None:
+            self._submit_dialog = None
+            if yes and self.state == "asking":
+                self._close(timed_out=False)
+
+        # Kept to be told the time left on each tick: the student may think it over a while.
+        self._submit_dialog = Confirm("Submit the exam?", self._submit_detail())
+        self.app.push_screen(self._submit_dialog, submitted)
+
+    def _submit_detail(self) -> str:
         exam = self.exam
         unanswered, flagged, unreadable = exam.unanswered, exam.flagged_ids, exam.unreadable
         numbers = ", ".join(str(self._number(q)) for q in flagged)
@@ -436,20 +449,12 @@ class ExamScreen(Screen[None]):
         if unreadable:
             lines.append(f"{plural(len(unreadable), 'numeric answer')} not a number (marked wrong)")
         lines.append(f"{exam.remaining_text()}; answers cannot change after.")
-        detail = "\n".join(lines)
-
-        def submitted(yes: bool | None) -> None:
-            if yes and self.state == "asking":
-                self._close(timed_out=False)
-
-        self.app.push_screen(Confirm("Submit the exam?", detail), submitted)
+        return "\n".join(lines)
 
     def _number(self, question_id: str) -> int:
         return next(i for i, q in enumerate(self.exam.questions, 1) if q.id == question_id)
 
     def action_leave(self) -> None:
-        from quizapp.tui.screens.confirm import Confirm
-
         focused = self.focused
         if isinstance(focused, Input) or (
             isinstance(focused, OptionList) and focused.id == "exam-nav"
@@ -493,6 +498,8 @@ class ExamScreen(Screen[None]):
             self._close(timed_out=True)
         else:
             self._capture()  # choice lists and orderings say nothing when they change
+            if self._submit_dialog is not None:
+                self._submit_dialog.set_detail(self._submit_detail())
 
     # -- submitting and grading ------------------------------------------------------------------
 
@@ -504,6 +511,7 @@ class ExamScreen(Screen[None]):
             pending[self.question.id] = self._on_screen_answer()
         self.exam.submit(timed_out=timed_out, pending=pending)
         self.state = "grading"
+        self._submit_dialog = None  # time ran out while it was asked: it was closed
         if self._timer is not None:
             self._timer.stop()
         timer = self.query_one("#exam-timer", Label)

@@ -9,9 +9,10 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Label, Static
+from textual.widgets import DataTable, Input, Label, OptionList, Static
 
 from quizapp.tui.literal import literal
 
@@ -105,15 +106,62 @@ def show_keys(app: App[None]) -> None:
     bindings = []
     for binding in _visible_bindings(app, app.screen):
         bindings.append((app.get_key_display(binding), binding.description))
+    navigation = _navigation(app.screen.focused)
+    if navigation is not None:
+        bindings.append(navigation)
     app.push_screen(HelpScreen(bindings))
 
 
+# A Textual widget's own keys (a table's sixteen: cursor moves, pages, Select…), in one line.
+NAVIGATION: tuple[tuple[type[Widget], tuple[str, str]], ...] = (
+    (DataTable, ("↑ ↓ PgUp PgDn", "move in the table")),
+    (OptionList, ("↑ ↓ PgUp PgDn", "move in the list")),
+    (Input, ("← → Home End", "move in the box")),
+)
+
+
+def _navigation(focused: Widget | None) -> tuple[str, str] | None:
+    for widget_type, row in NAVIGATION:
+        if isinstance(focused, widget_type):
+            return row
+    return None
+
+
 def _visible_bindings(app: App[None], screen: Screen) -> Iterable[Binding]:
+    """The app's, the screen's and our widgets' own bindings, as the keys reach them.
+
+    Textual's (a table's cursor keys, Tab, "Copy selected text") are left out: they would
+    bury the screen's own. Where one of them takes a key the screen also binds (Enter in
+    the deck table, which starts the deck), the screen's binding says what the key does.
+    """
     seen: set[str] = set()
-    for active in screen.active_bindings.values():
-        binding = active.binding
-        # Ours only: Textual's scrolling keys (page up, home…) would bury the quiz's own.
-        ours = active.node is app or type(active.node).__module__.startswith("quizapp")
-        if ours and binding.description and binding.action not in seen:
+    for key, active in screen.active_bindings.items():
+        binding: Binding | None = active.binding
+        if not _declared_here(active.node, active.binding):
+            binding = _under(screen, key)
+        if binding is not None and binding.description and binding.action not in seen:
             seen.add(binding.action)
             yield binding
+
+
+def _declared_here(node: DOMNode, binding: Binding) -> bool:
+    """Whether `binding` is one of quizapp's, not inherited from a Textual class."""
+    return any(
+        own.action == binding.action and own.key == binding.key
+        for own in _quizapp_bindings(type(node))
+    )
+
+
+def _under(screen: Screen, key: str) -> Binding | None:
+    """The screen's or the app's own binding for `key`, when a Textual widget's takes it."""
+    for node in (screen, screen.app):
+        for own in _quizapp_bindings(type(node)):
+            if own.key == key and node.check_action(own.action, ()) is not False:
+                return own
+    return None
+
+
+def _quizapp_bindings(node_type: type) -> Iterator[Binding]:
+    for cls in node_type.__mro__:
+        if cls.__module__.startswith("quizapp") and "BINDINGS" in cls.__dict__:
+            yield from Binding.make_bindings(cls.__dict__["BINDINGS"])
