@@ -69,8 +69,24 @@ async def start_deck(pilot: Pilot, tags: str | None = None) -> QuizScreen:
     return pilot.app.screen  # type: ignore[return-value]
 
 
+def ready_for_an_answer(screen: QuizScreen) -> bool:
+    """The current question's answer is mounted and has the keys (QuizScreen._focus_answer has
+    run). Keys pressed before then, while the last question's widgets go and this one's mount,
+    reach no answer and are lost."""
+    answers = screen.query("#answer")
+    if len(answers) != 1:
+        return False
+    answer = answers.first()
+    if getattr(answer, "locked", False) or answer.disabled:
+        return False  # the last question's, answered
+    if answer.can_focus:
+        return answer.has_focus
+    return screen.query_one("#quiz-body").has_focus  # a flashcard: the screen's keys
+
+
 async def answer_current(pilot: Pilot, screen: QuizScreen, *, right: bool) -> None:
-    """Answer whatever is showing the way a student would, by keys."""
+    """Answer whatever is showing the way a student would, by keys, once it can take them."""
+    await wait_for(pilot, lambda: ready_for_an_answer(screen))
     question = screen.question
     assert question is not None
     qid = question.id
@@ -400,14 +416,22 @@ def test_a_click_on_the_question_text_leaves_the_keys_with_the_answer() -> None:
     drive(app, scenario)
 
 
-async def click_into_view(pilot: Pilot, widget) -> None:
-    """Scroll `widget` into view (the feedback may have scrolled it away), then click it."""
-    widget.scroll_visible(animate=False, top=True)
+async def click_into_view(pilot: Pilot, widget, timeout: float = 20.0) -> None:
+    """Scroll `widget` to the top of its view (the feedback may have scrolled it away), then
+    click it, again until the click lands on it: the scroll is applied after the next refresh,
+    so a click aimed at where the widget was on the screen before it can land on another."""
     screen = pilot.app.screen
-    await wait_for(
-        pilot, lambda: widget.region.height > 0 and screen.region.contains_region(widget.region)
-    )
-    await pilot.click(widget)
+    deadline = time.monotonic() + timeout
+    while True:
+        widget.scroll_visible(animate=False, top=True)
+        await wait_for(
+            pilot,
+            lambda: widget.region.height > 0 and screen.region.contains_region(widget.region),
+        )
+        if await pilot.click(widget):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"clicks aimed at {widget} kept landing elsewhere")
 
 
 def test_once_answered_a_clicked_answer_list_hands_its_keys_back_to_the_screen() -> None:
