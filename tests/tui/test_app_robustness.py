@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from textual.containers import VerticalScroll
 from quizapp.bank import load_bank
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.registry import COMPUTATIONS
+from quizapp.experiments.runner import intra_op_threads
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.screens.home import HomeScreen
@@ -77,8 +79,19 @@ def test_a_computation_that_raises_shows_its_error_and_the_session_goes_on(monke
     drive(app, scenario)
 
 
+@pytest.fixture
+def one_torch_thread() -> Iterator[None]:
+    """torch on one intra-op thread, as lint runs the same computations: on a busy 2-core
+    machine the second thread made gradient_flow at its defaults take 10-50 s, not 1-2 s, and
+    the panel's wait below ran out (at load 15). Here: 5.1 s on two threads, 1.1 s on one."""
+    with intra_op_threads(1):
+        yield
+
+
 @pytest.mark.parametrize("spec", COMPUTATIONS, ids=lambda s: s.name)
-def test_every_computation_renders_in_the_panel(spec, warm_lab: LabService) -> None:
+def test_every_computation_renders_in_the_panel(
+    spec, warm_lab: LabService, one_torch_thread: None
+) -> None:
     from textual.app import App
 
     class Harness(App[None]):
