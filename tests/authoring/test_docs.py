@@ -153,8 +153,14 @@ def scan_source() -> tuple[CodeSites, list[str]]:
     return sites, opaque
 
 
-def test_the_scan_sees_the_known_emitters() -> None:
-    sites, _ = scan_source()
+@pytest.fixture(scope="module")
+def scanned() -> tuple[CodeSites, list[str]]:
+    """scan_source(), once for the four tests that read it (about a second each time)."""
+    return scan_source()
+
+
+def test_the_scan_sees_the_known_emitters(scanned: tuple[CodeSites, list[str]]) -> None:
+    sites, _ = scanned
     # One code from each way of emitting: report(), Diagnostic(), file_problem(), _at(),
     # TooMuchWork(). If one of these vanishes, the scan has gone blind, not the code clean.
     for code in ("duplicate-key", "binary-file", "not-found", "bad-argument", "too-many-errors"):
@@ -162,8 +168,8 @@ def test_the_scan_sees_the_known_emitters() -> None:
     assert any("quizapp/bank/validate.py" in where for where, _ in sites["no-compute"])
 
 
-def test_every_emitted_code_is_documented() -> None:
-    sites, opaque = scan_source()
+def test_every_emitted_code_is_documented(scanned: tuple[CodeSites, list[str]]) -> None:
+    sites, opaque = scanned
     assert not opaque, (
         "these calls pass a diagnostic code that is not a string literal, so it cannot be "
         f"checked against quizapp/authoring/messages.py: {opaque}"
@@ -176,14 +182,14 @@ def test_every_emitted_code_is_documented() -> None:
     )
 
 
-def test_every_documented_code_is_emitted() -> None:
-    sites, _ = scan_source()
+def test_every_documented_code_is_emitted(scanned: tuple[CodeSites, list[str]]) -> None:
+    sites, _ = scanned
     stale = sorted(set(MESSAGES) - set(sites))
     assert not stale, f"messages.py documents codes nothing emits any more: {stale}"
 
 
-def test_documented_severities_match_the_source() -> None:
-    sites, _ = scan_source()
+def test_documented_severities_match_the_source(scanned: tuple[CodeSites, list[str]]) -> None:
+    sites, _ = scanned
     for code, where in sites.items():
         seen = {severity for _, severity in where if severity is not None}
         message = MESSAGES.get(code)
