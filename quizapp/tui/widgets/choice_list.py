@@ -6,17 +6,16 @@ from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
-from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static
 
+from quizapp.tui.widgets.answer_lock import LockableAnswer
 from quizapp.tui.widgets.hanging import hanging
 
 
-class ChoiceList(Widget, can_focus=True):
+class ChoiceList(LockableAnswer, can_focus=True):
     DEFAULT_CSS = """
     ChoiceList { height: auto; padding: 0 1; }
     ChoiceList > .choice { height: auto; padding: 0 1; margin-bottom: 0; }
@@ -49,7 +48,6 @@ class ChoiceList(Widget, can_focus=True):
         self.labels = list(labels)
         self.multiple = multiple
         self.selected: set[int] = set()
-        self.locked = False
 
     def compose(self):
         for number, label in enumerate(self.labels, start=1):
@@ -79,12 +77,6 @@ class ChoiceList(Widget, can_focus=True):
     def watch_highlighted(self) -> None:
         if self.is_mounted:
             self._refresh_rows()
-
-    def _keys_pass_once_locked(self) -> None:
-        # Once answered, the list's keys belong to the screen again: Enter goes on, 1-4 rate,
-        # up and down scroll. SkipAction hands the key on up the chain.
-        if self.locked:
-            raise SkipAction()
 
     def action_pick(self, number: int) -> None:
         self._keys_pass_once_locked()
@@ -124,10 +116,7 @@ class ChoiceList(Widget, can_focus=True):
 
     def show_result(self, correct: set[int]) -> None:
         """Lock the list and colour the options: the correct ones, and wrong picks."""
-        self.locked = True
-        self.add_class("-locked")
-        # Like the number box, which is disabled: Tab from the feedback goes to the lab.
-        self.can_focus = False
+        self.lock_answer()
         for index, row in enumerate(self.query(".choice").results(Static)):
             row.set_class(index in correct, "-correct")
             row.set_class(index in self.selected and index not in correct, "-wrong")

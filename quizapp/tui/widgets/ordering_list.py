@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static
 
+from quizapp.tui.widgets.answer_lock import LockableAnswer
 from quizapp.tui.widgets.hanging import hanging
 
 
-class OrderingList(Widget, can_focus=True):
+class OrderingList(LockableAnswer, can_focus=True):
     DEFAULT_CSS = """
     OrderingList { height: auto; padding: 0 1; }
     OrderingList > .step { height: auto; padding: 0 1; }
@@ -45,7 +44,6 @@ class OrderingList(Widget, can_focus=True):
         """items: (key, text) pairs in the order they are first shown."""
         super().__init__(id=id)
         self.items = list(items)
-        self.locked = False
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -68,12 +66,6 @@ class OrderingList(Widget, can_focus=True):
         if self.is_mounted:
             self._refresh_rows()
 
-    def _keys_pass_once_locked(self) -> None:
-        # Once answered, the list's keys belong to the screen again: Enter goes on, up and
-        # down scroll. SkipAction hands the key on up the chain.
-        if self.locked:
-            raise SkipAction()
-
     def action_cursor(self, step: int) -> None:
         self._keys_pass_once_locked()
         self.cursor = max(0, min(len(self.items) - 1, self.cursor + step))
@@ -95,10 +87,7 @@ class OrderingList(Widget, can_focus=True):
 
     def show_result(self) -> None:
         """Lock and mark each step right where it stands, or misplaced."""
-        self.locked = True
-        self.add_class("-locked")
-        # Like the number box, which is disabled: Tab from the feedback goes to the lab.
-        self.can_focus = False
+        self.lock_answer()
         for position, row in enumerate(self.query(".step").results(Static)):
             right = self.items[position][0] == position
             row.set_class(right, "-right")
