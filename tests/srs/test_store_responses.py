@@ -42,7 +42,7 @@ def columns(path: Path) -> list[str]:
 def test_every_later_step_can_be_taken_back_for_old_history_tests() -> None:
     assert set(UNDO_STEP) == set(MIGRATIONS) - {1}
     assert MIGRATIONS[3] == ("ALTER TABLE reviews ADD COLUMN response TEXT",)
-    assert SCHEMA_VERSION == max(MIGRATIONS)
+    assert max(MIGRATIONS) == SCHEMA_VERSION
 
 
 def test_a_version_2_history_with_reviews_upgrades_and_keeps_them(tmp_path: Path) -> None:
