@@ -25,12 +25,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from quizapp.bank.session import AIDED, FIRST, REPEAT
 from quizapp.srs.calibration import PastReview
 from quizapp.srs.memory import Memory, MemoryModel
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.store import from_ms
+
+if TYPE_CHECKING:
+    from quizapp.srs.history import AnswerRow
 
 ATTEMPTS = (FIRST, REPEAT, AIDED)
 
@@ -111,7 +115,7 @@ def _rating(answer: Answer) -> Rating:
         return Rating.Good if answer.correct else Rating.Again
 
 
-def answers_of(rows: Iterable[tuple]) -> list[Answer]:
+def answers_of(rows: Iterable[AnswerRow]) -> list[Answer]:
     """`HistoryStore.answer_rows()` as answers."""
     return [
         Answer(qid, topic, ms, bool(correct), int(rating), attempt)
