@@ -10,6 +10,12 @@ from quizapp.bank.grading import Grade
 from quizapp.bank.model import ChoiceQuestion, OrderingQuestion, Question
 from quizapp.bank.variants import pick
 
+# How an answer came in its session, recorded with it (the forecast counts only unaided first
+# attempts as evidence: quizapp/srs/evidence.py).
+FIRST = "first"  # the question's first answer in the session
+REPEAT = "repeat"  # asked again after an answer that stood (a drill's learning step)
+AIDED = "aided"  # asked again after its answer was shown and taken back (undo)
+
 
 @dataclass(frozen=True)
 class SessionOptions:
@@ -50,6 +56,7 @@ class QuizSession:
     display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
     skipped: list[Question] = field(default_factory=list)  # not scored (buried, unknown key…)
     actions: list[str] = field(default_factory=list)  # "answer" or "skip", in order, for undo
+    taken_back: set[str] = field(default_factory=set)  # ids whose answer (and feedback) was undone
 
     @classmethod
     def start(
@@ -115,6 +122,14 @@ class QuizSession:
         self.actions.append("answer")
         return attempt
 
+    def attempt(self, question: Question) -> str:
+        """How an answer to `question` now comes in this session: FIRST, REPEAT or AIDED."""
+        if question.id in self.taken_back:
+            return AIDED
+        if any(a.question.id == question.id for a in self.attempts):
+            return REPEAT
+        return FIRST
+
     @property
     def last_action(self) -> str | None:
         return self.actions[-1] if self.actions else None
@@ -130,6 +145,7 @@ class QuizSession:
         self.questions.remove(question)
         self.questions.insert(self.index, question)
         if kind == "answer":
+            self.taken_back.add(question.id)  # its answer and explanation have been shown
             # A question comes again only after an answer (a drill's learning step): with the
             # answer taken back, so is the repeat.
             later = self.questions[self.index + 1 :]

@@ -81,6 +81,10 @@ class StudentToAsk:
 
 HistoryLocation = Path | PostgresLocation
 
+# (question id, topic, reviewed ms, correct, duration ms, card before as JSON, rating, attempt:
+# first, repeat, aided, or None when not recorded)
+AnswerRow = tuple[str, str, int, bool, int | None, str | None, int, str | None]
+
 
 class HistoryStore(Protocol):
     """What the app, the CLI and the statistics use of a review history. Times are aware
@@ -103,6 +107,7 @@ class HistoryStore(Protocol):
         kind: str,
         scheduler: Scheduler,
         response: Mapping[str, object] | None = None,
+        attempt: str | None = None,
     ) -> Card | None: ...
     def rerate_review(self, review_id: int, rating: Rating, scheduler: Scheduler) -> bool: ...
     def undo_last(self, kind: str | None = None) -> str | None: ...
@@ -156,9 +161,8 @@ class HistoryStore(Protocol):
         """(question id, suspended, buried until ms) of every flagged card."""
         ...
 
-    def answer_rows(self) -> list[tuple[str, str, int, bool, int | None, str | None]]:
-        """(question id, topic, reviewed ms, correct, duration ms, card before as JSON) of
-        every review, oldest first."""
+    def answer_rows(self) -> list[AnswerRow]:
+        """`AnswerRow` of every review, oldest first."""
         ...
 
     # -- fitted FSRS parameters (quizapp/srs/fit_store.py) ----------------------------------

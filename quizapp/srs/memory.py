@@ -5,18 +5,22 @@ today?" a thousand times a day, the forecast needs the same memory model without
 Card objects, copies and datetimes. `MemoryModel` is that model, number for number:
 
 - a card's memory is its stability S (days), difficulty D and the time of its last review;
-- recall probability after t whole days: R = (1 + F·t/S)^(-decay), with F = 0.9^(-1/decay) - 1,
-  t = max(0, floor(elapsed days)) (py-fsrs's `get_card_retrievability`);
+- recall probability after t days: R = (1 + F·t/S)^(-decay), with F = 0.9^(-1/decay) - 1.
+  `retrievability` takes t in real time, fractional days (an hour is 1/24): the forecast asks
+  about a moment (the exam at 09:00), and a card reviewed that morning is not certain recall.
+  py-fsrs's `get_card_retrievability` floors t to whole days; the two agree at whole days;
 - a review sets S and D as `Scheduler.review_card` does: the initial S and D on a card's
   first review, the short-term update when less than a whole day has passed since the last
   review, else the long-term recall or forgetting update; D moves on every later review.
+  The update counts whole days, as py-fsrs and its optimizer do (the parameters are fitted
+  that way): it is the model's rule, not a reading of the clock.
 
 In py-fsrs those updates do not depend on the card's Learning/Review/Relearning state (that
 only decides the next due date), so S, D and the last review are the whole memory.
 tests/srs/test_memory.py replays random review sequences through both and checks they agree.
 
-Times are integer milliseconds since the epoch (as the store keeps them), so whole days are
-counted exactly as `timedelta.days` counts them.
+Times are integer milliseconds since the epoch (as the store keeps them), so the update's whole
+days are counted exactly as `timedelta.days` counts them.
 """
 
 from __future__ import annotations
@@ -78,14 +82,14 @@ class MemoryModel:
     # -- recall ---------------------------------------------------------------------------
 
     def retrievability(self, memory: Memory | None, at_ms: int) -> float:
-        """The chance of recall at `at_ms` (0 for a card never reviewed, as py-fsrs says)."""
+        """The chance of recall at `at_ms`, after the real time elapsed in fractional days
+        (0 for a card never reviewed, as py-fsrs says)."""
         if memory is None:
             return 0.0
-        days = max(0, (at_ms - memory.last_review_ms) // DAY_MS)
-        return (1 + self.factor * days / memory.stability) ** self.decay
+        return self.retrievability_after(memory.stability, (at_ms - memory.last_review_ms) / DAY_MS)
 
-    def retrievability_after(self, stability: float, days: int) -> float:
-        return (1 + self.factor * max(0, days) / stability) ** self.decay
+    def retrievability_after(self, stability: float, days: float) -> float:
+        return (1 + self.factor * max(0.0, days) / stability) ** self.decay
 
     # -- reviewing ------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PER_STUDENT_TABLES = ("cards", "reviews", "card_flags", "exams", "fsrs_fits")
 
 MIGRATIONS: dict[int, Sequence[str]] = {
@@ -105,4 +105,7 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE reviews ADD COLUMN answer_id UUID",
         "CREATE UNIQUE INDEX reviews_by_answer_id ON reviews(student, answer_id)",
     ),
+    # How the answer came in its session: first, repeat or aided (SQLite's step 4 says more).
+    # Older rows have NULL: the forecast then reads what it can from the times.
+    4: ("ALTER TABLE reviews ADD COLUMN attempt TEXT",),
 }

@@ -23,7 +23,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from quizapp.bank.responses import from_json
-from quizapp.srs.history import PostgresLocation, one_line, redacted
+from quizapp.srs.history import AnswerRow, PostgresLocation, one_line, redacted
 from quizapp.srs.history_file import HistoryError
 from quizapp.srs.pg_schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.scheduling import Card, Rating, Scheduler, review
@@ -138,6 +138,7 @@ class PostgresStore:
         scheduler: Scheduler,
         response: Mapping[str, object] | None = None,
         answer_id: str | None = None,
+        attempt: str | None = None,
     ) -> Card | None:
         """As ReviewStore.record_answer: the review and the card in one transaction.
         `answer_id` (a UUID the app made when the answer was given): an answer already stored
@@ -154,8 +155,8 @@ class PostgresStore:
             practice = kind == PRACTICE
             inserted = self._one(
                 "INSERT INTO reviews (student, question_id, deck_id, topic, kind, reviewed_ms,"
-                " rating, correct, duration_ms, state_before, card_before, response, answer_id)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " rating, correct, duration_ms, state_before, card_before, response, answer_id,"
+                " attempt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (student, answer_id) DO NOTHING RETURNING id",
                 self.student,
                 question_id,
@@ -170,6 +171,7 @@ class PostgresStore:
                 None if practice or not row else row[0],
                 None if response is None else Jsonb(dict(response)),
                 answer_id,
+                attempt,
             )
             if inserted is None:  # sent before: its commit reached us, its acknowledgment did not
                 self.last_review_id = self.review_id_for_answer(answer_id or "")
@@ -539,10 +541,10 @@ class PostgresStore:
             self.student,
         )
 
-    def answer_rows(self) -> list[tuple[str, str, int, bool, int | None, str | None]]:
+    def answer_rows(self) -> list[AnswerRow]:
         return self._all(  # type: ignore[return-value]
-            "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before"
-            " FROM reviews WHERE student = %s ORDER BY reviewed_ms, id",
+            "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before, rating,"
+            " attempt FROM reviews WHERE student = %s ORDER BY reviewed_ms, id",
             self.student,
         )
 

@@ -15,7 +15,6 @@ Reads only: nothing here writes to the history. No textual, no torch.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,14 +26,15 @@ from quizapp.exam.sampling import DEFAULT_QUESTIONS
 from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_predictions
 from quizapp.srs.clock import MORNING
 from quizapp.srs.config import Settings
+from quizapp.srs.evidence import answers_of, replay
 from quizapp.srs.exam_model import ExamBlueprint, exam_blueprint, guess_floor
 from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, chances_at, score_forecast
 from quizapp.srs.history import HistoryStore
-from quizapp.srs.memory import Memory, MemoryModel, memory_of
+from quizapp.srs.memory import Memory, MemoryModel
 from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
-from quizapp.srs.scheduling import Card, require_aware
+from quizapp.srs.scheduling import require_aware
 from quizapp.srs.store import from_ms, to_ms
 
 if TYPE_CHECKING:
@@ -62,22 +62,18 @@ def plan_applies(exam_date: date | None, now: datetime) -> bool:
 
 @dataclass(frozen=True)
 class HistoryFacts:
-    memories: dict[str, Memory]  # question id -> current memory state
-    past_reviews: tuple[PastReview, ...]
+    """What the forecast and the plan take from the history. The memory states, past
+    predictions and first attempts come from the evidence answers only (quizapp/srs/evidence.py);
+    the time a card takes and today's counts, from every answer (practice takes time too)."""
+
+    memories: dict[str, Memory]  # question id -> memory state, by FSRS over its evidence
+    past_reviews: tuple[PastReview, ...]  # evidence answers, with the memory before each
     first_attempts: FirstAttempts
     minutes_per_card: float
     minutes_today: float  # cards answered since local midnight, at minutes_per_card
     new_today: int  # cards first answered since local midnight
-    reviews: int
-
-
-def _memory(card_json: str | None) -> Memory | None:
-    if card_json is None:
-        return None
-    try:
-        return memory_of(Card.from_dict(json.loads(card_json)))
-    except (ValueError, KeyError, TypeError):  # a damaged row predicts nothing
-        return None
+    reviews: int  # every answer in the history
+    evidence_answers: int = 0  # of which evidence of exam-day recall
 
 
 def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> float:
@@ -94,25 +90,22 @@ def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> flo
 
 
 def read_history(
-    store: HistoryStore, questions: Mapping[str, Question], now: datetime
+    store: HistoryStore,
+    questions: Mapping[str, Question],
+    now: datetime,
+    model: MemoryModel | None = None,
 ) -> HistoryFacts:
-    """One pass over the reviews and the cards (read only)."""
+    """One pass over the reviews (read only). `model`: the memory model the evidence is
+    replayed with (None: py-fsrs's default parameters)."""
     today_ms = to_ms(start_of_day(now))
-    past: list[PastReview] = []
-    firsts: list[tuple[str, bool, float]] = []
     durations: list[int] = []
     gaps: list[int] = []
     previous_ms: int | None = None
     today = 0
     new_today = 0
     rows = store.answer_rows()
-    for qid, topic, reviewed_ms, correct, duration_ms, card_before in rows:
-        question = questions.get(qid)
-        memory = _memory(card_before)
-        past.append(PastReview(qid, reviewed_ms, bool(correct), memory))
+    for _qid, _topic, reviewed_ms, _correct, duration_ms, card_before, *_ in rows:
         if card_before is None:
-            guess = guess_floor(question) if question is not None else 0.0
-            firsts.append((question.topic if question is not None else topic, bool(correct), guess))
             new_today += reviewed_ms >= today_ms
         if duration_ms:
             durations.append(duration_ms)
@@ -120,20 +113,24 @@ def read_history(
             gaps.append(reviewed_ms - previous_ms)
         previous_ms = reviewed_ms
         today += reviewed_ms >= today_ms
-    memories = {}
-    for qid, card_json, _state, _due_ms in store.card_rows():
-        memory = _memory(card_json)
-        if memory is not None:
-            memories[qid] = memory
+    answers = answers_of(rows)
+    evidence = replay(answers, model or MemoryModel())
+    topics = {a.question_id: a.topic for a in answers}
+    firsts = []
+    for qid, correct in evidence.first_attempts:
+        question = questions.get(qid)
+        guess = guess_floor(question) if question is not None else 0.0
+        firsts.append((question.topic if question is not None else topics[qid], correct, guess))
     per_card = minutes_per_card(gaps, durations)
     return HistoryFacts(
-        memories=memories,
-        past_reviews=tuple(past),
+        memories=evidence.memories,
+        past_reviews=evidence.past_reviews,
         first_attempts=FirstAttempts.tally(firsts),
         minutes_per_card=per_card,
         minutes_today=today * per_card,
         new_today=new_today,
-        reviews=len(past),
+        reviews=len(rows),
+        evidence_answers=evidence.answers,
     )
 
 
@@ -172,6 +169,7 @@ class Readiness:
     today: TodayPlan | None = None
     topic_titles: dict[str, str] = field(default_factory=dict)
     fit: FitRecord | None = None  # the fitted FSRS parameters predicted with; None: defaults
+    evidence_answers: int = 0  # answers that count as evidence (the rest are practice)
 
     @property
     def parameters_note(self) -> str:
@@ -250,6 +248,8 @@ class Readiness:
             "study_minutes_per_day": self.budget_minutes,
             "minutes_studied_today": self.minutes_today,
             "reviews": self.reviews,
+            "evidence_answers": self.evidence_answers,
+            "practice_answers": self.reviews - self.evidence_answers,
             "exam_questions_seen": self.seen,
             "exam_questions_in_bank": len(self.blueprint.items),
             "parameters": {
@@ -283,9 +283,9 @@ def assess(
     exam_date = exam_date if exam_date is not None else settings.exam_date
     questions = {q.id: q for d in decks for q in d.questions}
     blueprint = exam_blueprint(decks, exam_questions)
-    facts = read_history(store, questions, now)
     fit = active_fit(store) if use_fitted else None
     model = MemoryModel(fit.parameters if fit is not None else None)
+    facts = read_history(store, questions, now, model)
     student = Student(facts.memories, facts.first_attempts)
     planning = plan_applies(exam_date, now)
     exam_at = exam_moment(exam_date) if planning and exam_date is not None else now
@@ -307,6 +307,7 @@ def assess(
         budget_minutes=settings.study_minutes_per_day,
         minutes_today=facts.minutes_today,
         reviews=facts.reviews,
+        evidence_answers=facts.evidence_answers,
         seen=sum(1 for item in blueprint.items if item.question_id in facts.memories),
         topic_titles={d.topic: d.title for d in decks},
         fit=fit,
@@ -402,11 +403,11 @@ def plan_drill_queue(
     waiting = getattr(view, "answered", set())
     hidden = view.hidden_ids(now)
     available = {q for q in questions if q not in hidden and q not in waiting}
-    facts = read_history(store, {q.id: q for d in decks for q in d.questions}, now)
+    model = MemoryModel(parameters)
+    facts = read_history(store, {q.id: q for d in decks for q in d.questions}, now, model)
     blueprint = exam_blueprint(decks)
     student = Student(facts.memories, facts.first_attempts)
     exam_ms = to_ms(exam_moment(settings.exam_date))
-    model = MemoryModel(parameters)
     choices = _plan_today(blueprint, student, model, facts, settings, now, exam_ms, available)
     order = tuple(questions[c.question_id] for c in choices)
     return PlannedQueue(

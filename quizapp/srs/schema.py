@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 APPLICATION_ID = 0x51554941  # "QUIA"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
@@ -73,4 +73,8 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     # What the student answered (quizapp/bank/responses.py): JSON, choice and step indices in
     # the bank's written order; NULL for older rows and where nothing was captured.
     3: ("ALTER TABLE reviews ADD COLUMN response TEXT",),
+    # How the answer came in its session: 'first', 'repeat' (asked again after an answer that
+    # stood) or 'aided' (after its answer was shown and taken back); what the forecast counts
+    # as evidence (quizapp/srs/evidence.py). NULL for older rows and where it was not said.
+    4: ("ALTER TABLE reviews ADD COLUMN attempt TEXT",),
 }

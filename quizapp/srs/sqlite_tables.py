@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from quizapp.srs.history import AnswerRow
+
 _FIT_COLUMNS = (
     "id, fitted_ms, parameters, reviews, held_out, log_loss_before, log_loss_after, in_use, detail"
 )
@@ -33,12 +35,12 @@ class SqliteTables:
         )
         return [(qid, bool(suspended), buried) for qid, suspended, buried in rows]
 
-    def answer_rows(self) -> list[tuple[str, str, int, bool, int | None, str | None]]:
+    def answer_rows(self) -> list[AnswerRow]:
         rows = self.connection.execute(
-            "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before"
-            " FROM reviews ORDER BY reviewed_ms, id"
+            "SELECT question_id, topic, reviewed_ms, correct, duration_ms, card_before, rating,"
+            " attempt FROM reviews ORDER BY reviewed_ms, id"
         )
-        return [(q, t, ms, bool(c), d, before) for q, t, ms, c, d, before in rows]
+        return [(q, t, ms, bool(c), d, before, r, a) for q, t, ms, c, d, before, r, a in rows]
 
     def insert_fit(self, row: Mapping[str, Any], *, replace_in_use: bool) -> int:
         with self.transaction() as db:

@@ -160,9 +160,11 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
         kind: str,
         scheduler: Scheduler,
         response: Mapping[str, object] | None = None,
+        attempt: str | None = None,
     ) -> Card | None:
         """Schedule the card and commit the review in one transaction, before returning.
         `response`: what was answered, JSON-ready (quizapp/bank/responses.py), or None.
+        `attempt`: how it came in its session (first, repeat, aided), or None: not said.
         Returns the card as it now stands (None: a practice answer to a card never scheduled)."""
         when_ms = to_ms(when)
         with self._write() as db:
@@ -174,8 +176,8 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
             practice = kind == PRACTICE
             cursor = db.execute(
                 "INSERT INTO reviews (question_id, deck_id, topic, kind, reviewed_ms, rating, correct,"
-                " duration_ms, state_before, card_before, response)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " duration_ms, state_before, card_before, response, attempt)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     question_id,
                     deck_id,
@@ -189,6 +191,7 @@ class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_
                     # Undo restores this; a practice answer changes nothing to restore.
                     None if practice or not row else row[0],
                     to_json(response),
+                    attempt,
                 ),
             )
             self.last_review_id = cursor.lastrowid

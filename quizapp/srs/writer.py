@@ -91,6 +91,9 @@ class AnswerWrite:
     response: Mapping[str, object] | None = None  # what was answered (bank/responses.py)
     # A UUID made when it was given (PostgreSQL only): sent twice, it is stored once.
     answer_id: str | None = None
+    # How it came in its session: first, repeat or aided (quizapp/srs/evidence.py); None:
+    # not said (an outbox kept by an older quizapp).
+    attempt: str | None = None
 
     def apply(self, store: HistoryStore, ticket: Ticket) -> None:
         if ticket.attempts and self.answer_id is None:
@@ -117,6 +120,7 @@ class AnswerWrite:
             kind=self.kind,
             scheduler=self.scheduler,
             response=self.response,
+            attempt=self.attempt,
             **({} if self.answer_id is None else {"answer_id": self.answer_id}),
         )
         ticket.review_id = store.last_review_id

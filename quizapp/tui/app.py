@@ -190,11 +190,19 @@ class QuizApp(App[None]):
     # -- answers, written off the UI thread: quizapp/tui/history_writes.py ----------------------
 
     def on_answer(
-        self, question: Question, grade: Grade, seconds: float, kind: str = "quiz"
+        self,
+        question: Question,
+        grade: Grade,
+        seconds: float,
+        kind: str = "quiz",
+        attempt: str | None = None,
     ) -> Scheduled:
         """Called the moment an answer is graded: queued for the history's writer at once, so
-        the next question never waits on the disk (or on another program's lock)."""
-        return self.history_writes.record_answer(question, grade, seconds, kind, self.settings)
+        the next question never waits on the disk (or on another program's lock). `attempt`:
+        how it came in its session (quizapp/bank/session.py's FIRST, REPEAT or AIDED)."""
+        return self.history_writes.record_answer(
+            question, grade, seconds, kind, self.settings, attempt
+        )
 
     def rerate_answer(self, scheduled: Scheduled, rating: Rating) -> Scheduled:
         """The student's rating for the answer on screen instead of the app's."""

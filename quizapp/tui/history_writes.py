@@ -459,10 +459,16 @@ class HistoryService:
         return ticket
 
     def record_answer(
-        self, question: Question, grade: Grade, seconds: float, kind: str, settings: Settings
+        self,
+        question: Question,
+        grade: Grade,
+        seconds: float,
+        kind: str,
+        settings: Settings,
+        attempt: str | None = None,
     ) -> Scheduled:
-        """Queue the answer (with the time it was given) and return at once, with what the
-        scheduler makes of it."""
+        """Queue the answer (with the time it was given and how it came in its session,
+        `attempt`) and return at once, with what the scheduler makes of it."""
         from quizapp.srs.scheduling import RatingPolicy, utc_now
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
@@ -495,6 +501,7 @@ class HistoryService:
                 kind=kind,
                 scheduler=scheduled.scheduler,
                 response=grade.response,
+                attempt=attempt,
             )
         )
         if ticket is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizapp.bank import OrderingQuestion, load_file
 from quizapp.bank.grading import Grade
-from quizapp.bank.session import QuizSession, SessionOptions, select
+from quizapp.bank.session import AIDED, FIRST, REPEAT, QuizSession, SessionOptions, select
 from tests.conftest import CORPUS
 
 
@@ -111,3 +111,17 @@ def test_the_total_leaves_out_skipped_questions() -> None:
     assert session.total == total - 1 and session.index == 1
     session.undo()
     assert session.total == total
+
+
+def test_each_answer_says_how_it_came_first_repeat_or_aided() -> None:
+    session = QuizSession.start(questions(), SessionOptions(shuffle=False))
+    first, second = session.questions[0], session.questions[1]
+    assert session.attempt(first) == FIRST
+    session.record(Grade(False, "k", "g"), 1.0)
+    session.ask_next(first)  # a learning step brings it back after an answer that stood
+    assert session.attempt(first) == REPEAT
+    session.record(Grade(True, "k", "g"), 1.0)
+    assert session.attempt(second) == FIRST
+    assert session.undo() is first  # its feedback was shown, then the answer taken back
+    assert session.attempt(first) == AIDED
+    assert session.attempt(second) == FIRST

@@ -11,6 +11,7 @@ from pathlib import Path
 UNDO_STEP: dict[int, tuple[str, ...]] = {
     2: ("DROP TABLE fsrs_fits",),
     3: ("ALTER TABLE reviews DROP COLUMN response",),
+    4: ("ALTER TABLE reviews DROP COLUMN attempt",),
 }
 
 

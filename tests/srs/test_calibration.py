@@ -50,7 +50,8 @@ def test_the_prediction_is_made_from_the_state_just_before_each_review(tmp_path)
     questions = {q.id: q for q in (num, choice)}
     with ReviewStore.open(tmp_path / "h.sqlite3") as store:
         answer(store, num, T0, right=True)  # first sight: nothing to predict from
-        answer(store, num, T0 + timedelta(hours=1), right=True)  # same day: left out
+        # Same day: practice, neither predicted nor part of the memory state.
+        answer(store, num, T0 + timedelta(hours=1), right=True)
         answer(store, num, T0 + timedelta(days=6), right=False)
         answer(store, choice, T0, right=False)
         answer(store, choice, T0 + timedelta(days=30), right=True)
@@ -58,8 +59,8 @@ def test_the_prediction_is_made_from_the_state_just_before_each_review(tmp_path)
     model = MemoryModel()
     pairs = list(review_predictions(facts.past_reviews, model, {"c1": 0.25, "n1": 0.0}))
     assert [right for _, right in pairs] == [False, True]
-    # The numeric card's state after its two reviews on day 0, read at day 6.
-    memory = model.review(model.review(None, 3, to_ms(T0)), 3, to_ms(T0 + timedelta(hours=1)))
+    # The numeric card's state after its first answer on day 0 (the evidence), read at day 6.
+    memory = model.review(None, 3, to_ms(T0))
     assert pairs[0][0] == pytest.approx(model.retrievability(memory, to_ms(T0 + timedelta(6))))
     # The choice card was failed on first sight; a four-option question is never below 1/4.
     failed = model.review(None, 1, to_ms(T0))

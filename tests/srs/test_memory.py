@@ -1,4 +1,5 @@
-"""The forecast's memory model agrees with py-fsrs, number for number."""
+"""The forecast's memory model agrees with py-fsrs, number for number, except that it reads
+recall in real time: fractional days, where py-fsrs floors to whole days."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ def test_random_review_sequences_match_py_fsrs(seed: int) -> None:
         for _ in range(10):
             when += timedelta(minutes=rng.choice(GAPS_MINUTES))
             rating = Rating(rng.randint(1, 4))
-            assert model.retrievability(memory, to_ms(when)) == pytest.approx(
+            # py-fsrs floors the elapsed time to whole days: at the whole days, both agree.
+            whole_days = when
+            if card.last_review is not None:
+                whole_days = card.last_review + timedelta(days=(when - card.last_review).days)
+            assert model.retrievability(memory, to_ms(whole_days)) == pytest.approx(
                 scheduler.get_card_retrievability(card, when), abs=1e-12
             )
             card, _ = scheduler.review_card(card, rating, when)
@@ -37,6 +42,26 @@ def test_random_review_sequences_match_py_fsrs(seed: int) -> None:
             assert memory.difficulty == pytest.approx(expected.difficulty, rel=1e-12)
             assert memory.last_review_ms == expected.last_review_ms
             assert model.stability_after(memory, rating, to_ms(when) + 3 * DAY_MS) > 0
+
+
+def test_a_review_an_hour_ago_is_not_certain_recall() -> None:
+    """Recall at a moment counts the real time since the review (here 1/24 day), not whole
+    days: floored, an hour would be t = 0 and R exactly 1, and cramming would look perfect."""
+    scheduler = Scheduler(enable_fuzzing=False)
+    reviewed = datetime(2026, 1, 1, 8, tzinfo=UTC)
+    card, _ = scheduler.review_card(Card(card_id=1, due=reviewed), Rating.Good, reviewed)
+    model = MemoryModel()
+    memory = memory_of(card)
+    assert memory is not None and card.stability is not None
+    an_hour_later = reviewed + timedelta(hours=1)
+    recall = model.retrievability(memory, to_ms(an_hour_later))
+    fsrs_at_an_hour = (1 + scheduler._FACTOR * (1 / 24) / card.stability) ** scheduler._DECAY
+    assert recall < 1.0
+    assert recall == pytest.approx(fsrs_at_an_hour, rel=1e-12)
+    # py-fsrs's whole days would say certain recall.
+    assert scheduler.get_card_retrievability(card, an_hour_later) == 1.0
+    half_day = model.retrievability(memory, to_ms(reviewed + timedelta(hours=12)))
+    assert recall > half_day > model.retrievability(memory, to_ms(reviewed + timedelta(days=1)))
 
 
 def test_other_parameters_give_other_memories() -> None:

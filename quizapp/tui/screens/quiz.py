@@ -237,8 +237,11 @@ class QuizScreen(Screen[None]):
 
     def _answered(self, question: Question, result: Grade) -> None:
         seconds = time.monotonic() - self.shown_at
+        attempt = self.session.attempt(question)  # before the answer joins the session's
         self.session.record(result, seconds)
-        self.scheduled = self.app.on_answer(question, result, seconds, self.session.kind)  # type: ignore[attr-defined]
+        self.scheduled = self.app.on_answer(  # type: ignore[attr-defined]
+            question, result, seconds, self.session.kind, attempt
+        )
         self.state = "answered"
         answer = self.query_one("#answer")
         if isinstance(answer, ChoiceList):
