@@ -14,8 +14,10 @@ Each draw d holds:
   stability divided by c gives while t is small against S). log c = s·z_d + σ_q·e_dq: z_d is
   shared by every question (a student who forgets faster than the model does so everywhere),
   e_dq is the question's own. The shared spread s = FORGETTING_SPREAD / sqrt(1 + n/N) shrinks
-  with the n answers that checked a memory state (N = SHARED_EVIDENCE_SCALE); the question's
-  spread σ_q = CARD_SPREAD / sqrt(1 + r_q) with its own r_q answers counted as evidence. The
+  with the n answers that checked a memory state (N = SHARED_EVIDENCE_SCALE: an answer at a
+  recall chance of 0.7-0.9 holds (R ln R)^2 / (R(1 - R)), about 0.1-0.3 units of information
+  on log c, a quarter to a half of the prior's 1/1.5^2); the question's spread
+  σ_q = CARD_SPREAD / sqrt(1 + r_q) with its own r_q answers counted as evidence. The
   model is the median student: with no evidence c ranges (10th-90th percentile, shared part)
   from about 1/7 to 7, as fitted FSRS parameters of different people do.
 
@@ -41,8 +43,8 @@ DRAWS = 2000  # draws of ability and forgetting behind a forecast with no furthe
 EXAMS = 4000  # exams sampled from the draws for the percentiles and the pass chance
 SEED = 20270115
 FORGETTING_SPREAD = 1.5  # sd of the shared log forgetting multiplier with no checked answer
-SHARED_EVIDENCE_SCALE = 10.0  # checked answers that bring the shared spread to 1/sqrt(2)
-CARD_SPREAD = 0.8  # sd of a question's own log forgetting multiplier with no answer on it
+SHARED_EVIDENCE_SCALE = 2.0  # checked answers that bring the shared variance to half
+CARD_SPREAD = 0.3  # sd of a question's own log forgetting multiplier with no answer on it
 MIN_EVIDENCE_QUESTIONS = 10  # exam questions with a first attempt before a forecast is shown
 _BETA_FLOOR = 1e-6  # numpy's beta needs both shapes above zero
 
