@@ -267,7 +267,7 @@ def _summary(right: np.ndarray, asked: int, mean_right: float, threshold: float)
     outside them: an interval always holds its own estimate."""
     if asked < 1:
         return ScoreSummary(0, 0.0, 0.0, 0.0, 0.0)
-    mean = mean_right / asked
+    mean = float(mean_right) / asked  # a plain float: reports compare and print it
     low, high = (float(q) / asked for q in np.quantile(right, [0.1, 0.9], method="inverted_cdf"))
     needed = math.ceil(threshold * asked - 1e-9)  # as the exam decides: right / asked >= threshold
     passing = float(np.mean(right >= needed))
