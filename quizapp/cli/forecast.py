@@ -175,8 +175,6 @@ def spark(values: list[float], low: float, high: float) -> str:
 
 def render(report: Readiness, console: Console | None = None) -> None:
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
 
     out = console or Console(highlight=False)
     threshold = percent(report.threshold)
@@ -196,11 +194,19 @@ def render(report: Readiness, console: Console | None = None) -> None:
             f"[bold]No exam date[/bold] (set exam_date in config.toml or pass --exam-date): "
             f"forecast for an exam now, {report.blueprint.questions} questions, pass at {threshold}."
         )
-    if report.with_plan is not None:
+    basis = report.basis
+    if not report.enough_evidence:
+        # No confident figure: the distribution is in --json, flagged (evidence.enough false).
+        out.print(
+            f"[bold]{basis.not_enough[0].upper()}{basis.not_enough[1:]}[/bold] ({basis.text})."
+        )
+    elif report.with_plan is not None:
         out.print(_score_line("Predicted score, plan followed", report.with_plan.overall))
         out.print(_score_line("With no further study", report.as_is.overall), style="dim")
     else:
         out.print(_score_line("Predicted score", report.as_is.overall))
+    if report.enough_evidence:
+        out.print(f"{basis.text[0].upper()}{basis.text[1:]}.")
     if report.today is not None:
         cards = len(report.today.choices)
         out.print(
@@ -208,6 +214,14 @@ def render(report: Readiness, console: Console | None = None) -> None:
             f"{report.today.minutes:.0f} min ({report.minutes_per_card * 60:.0f} s a card; "
             f"{report.budget_minutes:g} min a day, {report.minutes_today:.0f} done today)"
         )
+    if report.enough_evidence:
+        _render_figures(report, out)
+    _render_calibration(report, out)
+
+
+def _render_figures(report: Readiness, out: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
 
     topics = Table(title="By topic", title_justify="left")
     topics.add_column("Topic")
@@ -242,6 +256,10 @@ def render(report: Readiness, console: Console | None = None) -> None:
         low, high = min(every), max(every)
         out.print("plan      " + spark(list(projection.with_plan), low, high), style="green")
         out.print("no study  " + spark(list(projection.no_study), low, high), style="yellow")
+
+
+def _render_calibration(report: Readiness, out: Console) -> None:
+    from rich.table import Table
 
     out.print(f"Memory model: {report.parameters_note}.", style="dim")
     calibration = report.calibration

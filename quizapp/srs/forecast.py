@@ -13,6 +13,10 @@ A question's chance on day T (g: its type's guessing floor, quizapp/srs/exam_mod
   so a topic's own record outweighs the bank's once it holds more than 8 answers' worth of
   evidence beyond guessing.
 
+These are point chances: what the plan values cards by. The forecast itself is a distribution
+around them (quizapp/srs/uncertainty.py): the ability behind k and the memory model's
+forgetting are drawn, not plugged in.
+
 Pure: no store, no bank loading; quizapp/srs/readiness.py feeds it from the history.
 """
 

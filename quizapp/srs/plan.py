@@ -24,17 +24,26 @@ Pure: numbers in, question ids out.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from quizapp.srs.exam_model import ExamBlueprint, ExamItem
-from quizapp.srs.forecast import Student, chances_at, expected_score, recall_chance
+from quizapp.srs.forecast import Student, recall_chance
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 from quizapp.srs.scheduling import Rating
+from quizapp.srs.uncertainty import (
+    DRAWS,
+    Belief,
+    Evidence,
+    chance_matrix,
+    draw_belief,
+    mean_by_moment,
+)
 
 CONSOLIDATION_DAYS = 3  # no new question in the last days before the exam
-PROJECTION_RUNS = 4  # simulated futures averaged by `project_plan`
+PROJECTION_RUNS = 8  # simulated futures (students drawn from the uncertainty) in `project_plan`
 PROJECTION_SEED = 20270115
 
 
@@ -184,13 +193,15 @@ def _best_first(choices: Sequence[PlanChoice]) -> list[PlanChoice]:
 
 @dataclass(frozen=True)
 class Projection:
-    """Expected exam score by day from now to the exam, with the plan and with no study."""
+    """Expected exam score by day from now to the exam, with the plan and with no study, and
+    the plan's simulated futures at the exam."""
 
     moments_ms: tuple[int, ...]  # now, then one a day, then the exam
     with_plan: tuple[float, ...]
     no_study: tuple[float, ...]
     exam_chances: dict[str, float]  # each question's chance at the exam with the plan followed
     cards_today: int
+    exam_draws: np.ndarray  # (futures, questions): each future's chances at the exam
 
 
 def project_plan(
@@ -208,26 +219,39 @@ def project_plan(
     max_new_today: int | None = None,
     runs: int = PROJECTION_RUNS,
     seed: int = PROJECTION_SEED,
+    evidence: Evidence | None = None,
+    no_study_belief: Belief | None = None,
 ) -> Projection:
-    """Follow the plan day by day in `runs` simulated futures (each answer right with its
-    predicted chance) and average them. Day d's point is the expected score of an exam taken
-    at that moment, before that day's study."""
+    """Follow the plan day by day in `runs` simulated futures. Each future is a student drawn
+    from what the forecast does not know (quizapp/srs/uncertainty.py, stratified so that a
+    few futures span it): their ability on unseen questions and how fast they forget. Each
+    planned answer is right with that student's chance, never certainly; the plan itself
+    sees only the answers, as it would. Day d's point is the expected score of an exam taken
+    at that moment, before that day's study, averaged over the futures. `evidence`: what the
+    history holds (None: one answer behind each memory state, none checked);
+    `no_study_belief`: the draws behind the no-study curve (None: drawn here)."""
     sessions = [now_ms + d * DAY_MS for d in range(max(0, -(-(exam_ms - now_ms) // DAY_MS)))]
     moments = (*sessions, exam_ms)
-    no_study = tuple(
-        expected_score(blueprint, chances_at(blueprint, student, model, at)) for at in moments
-    )
-    rng = random.Random(seed)
-    totals = [0.0] * len(moments)
-    exam_chances = dict.fromkeys((i.question_id for i in blueprint.items), 0.0)
-    items = blueprint.item_map()
+    evidence = evidence if evidence is not None else Evidence.assumed(student.memories)
+    rng = np.random.default_rng(seed)
+    if no_study_belief is None:
+        no_study_belief = draw_belief(blueprint, student.first_attempts, evidence, DRAWS, rng)
+    no_study = mean_by_moment(blueprint, student.memories, model, moments, no_study_belief)
+    runs = max(1, runs)
+    futures = draw_belief(blueprint, student.first_attempts, evidence, runs, rng, stratified=True)
+    weights = np.array([item.weight for item in blueprint.items])
+    position = {item.question_id: j for j, item in enumerate(blueprint.items)}
+    totals = np.zeros(len(moments))
+    exam_draws = np.empty((runs, len(blueprint.items)))
     cards_today = 0
-    for _ in range(max(1, runs)):
+    for run in range(runs):
         memories = dict(student.memories)
         future = Student(memories, student.first_attempts)
         for d, at in enumerate(moments):
-            totals[d] += expected_score(blueprint, chances_at(blueprint, future, model, at))
+            chances = chance_matrix(blueprint, memories, model, at, futures, run)
+            totals[d] += float(chances @ weights)
             if at == exam_ms:
+                exam_draws[run] = chances
                 break
             plan = plan_day(
                 blueprint,
@@ -243,24 +267,21 @@ def project_plan(
             if d == 0:
                 cards_today = len(plan)
             for choice in plan:
-                item = items[choice.question_id]
-                memory = memories.get(choice.question_id)
-                right = (
-                    model.retrievability(memory, at)
-                    if memory is not None
-                    else future.unseen_chance(item)
+                right = rng.random() < chances[position[choice.question_id]]
+                rating = Rating.Good if right else Rating.Again
+                memories[choice.question_id] = model.review(
+                    memories.get(choice.question_id), rating, at
                 )
-                rating = Rating.Good if rng.random() < right else Rating.Again
-                memories[choice.question_id] = model.review(memory, rating, at)
-        for qid, chance in chances_at(blueprint, future, model, exam_ms).items():
-            exam_chances[qid] += chance
-    runs = max(1, runs)
+    mean_exam = exam_draws.mean(axis=0)
     return Projection(
         moments_ms=moments,
-        with_plan=tuple(t / runs for t in totals),
+        with_plan=tuple(float(t) / runs for t in totals),
         no_study=no_study,
-        exam_chances={q: c / runs for q, c in exam_chances.items()},
+        exam_chances={
+            item.question_id: float(mean_exam[j]) for j, item in enumerate(blueprint.items)
+        },
         cards_today=cards_today,
+        exam_draws=exam_draws,
     )
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy
+
 from quizapp.bank.model import Deck, Question
 from quizapp.exam.sampling import DEFAULT_QUESTIONS
 from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_predictions
@@ -29,13 +31,22 @@ from quizapp.srs.config import Settings
 from quizapp.srs.evidence import answers_of, replay
 from quizapp.srs.exam_model import ExamBlueprint, exam_blueprint, guess_floor
 from quizapp.srs.fit_store import FitRecord, active_fit
-from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, chances_at, score_forecast
+from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel
 from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
 from quizapp.srs.store import from_ms, to_ms
+from quizapp.srs.uncertainty import (
+    DRAWS,
+    SEED,
+    Basis,
+    Evidence,
+    draw_belief,
+    score_forecast_of,
+    uncertain_forecast,
+)
 
 if TYPE_CHECKING:
     from quizapp.srs.pending import PendingView
@@ -45,6 +56,9 @@ MIN_TIMINGS = 10
 SESSION_GAP_MINUTES = 5.0
 SHORTEST_CARD_MINUTES = 10 / 60
 LONGEST_CARD_MINUTES = 5.0
+
+
+NO_BASIS = Basis(0, 0, 0)
 
 
 def exam_moment(day: date) -> datetime:
@@ -74,6 +88,13 @@ class HistoryFacts:
     new_today: int  # cards first answered since local midnight
     reviews: int  # every answer in the history
     evidence_answers: int = 0  # of which evidence of exam-day recall
+
+    @property
+    def evidence(self) -> Evidence:
+        """The answers the forecast rests on: the past reviews read as evidence."""
+        return Evidence.tally(
+            (r.question_id, r.memory_before is not None) for r in self.past_reviews
+        )
 
 
 def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> float:
@@ -170,6 +191,12 @@ class Readiness:
     topic_titles: dict[str, str] = field(default_factory=dict)
     fit: FitRecord | None = None  # the fitted FSRS parameters predicted with; None: defaults
     evidence_answers: int = 0  # answers that count as evidence (the rest are practice)
+    basis: Basis = NO_BASIS  # what the forecast rests on
+
+    @property
+    def enough_evidence(self) -> bool:
+        """Figures are shown (the distribution is always worked out, and in the JSON)."""
+        return self.basis.enough
 
     @property
     def parameters_note(self) -> str:
@@ -195,7 +222,8 @@ class Readiness:
         return self.with_plan or self.as_is
 
     def home_line(self) -> str:
-        """ "Exam in N days · predicted P% (80%: a–b) · today: K cards, about M min"."""
+        """ "Exam in N days · predicted P% (80%: a–b, from Q of T questions) · today: K cards,
+        about M min", or "not enough evidence yet: ..." in place of the prediction."""
         if self.exam_date is None:
             return ""
         score = self.headline.overall
@@ -205,11 +233,23 @@ class Readiness:
         when = "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
         cards = len(self.today.choices) if self.today else 0
         minutes = round(self.today.minutes) if self.today else 0
+        if self.enough_evidence:
+            basis = self.basis
+            prediction = (
+                f"predicted {percent(score.mean)} "
+                f"(80%: {percent(score.low, sign=False)}–{percent(score.high)}, "
+                f"from {basis.answered} of {basis.questions} questions)"
+            )
+        else:
+            prediction = self.basis.not_enough
         return (
-            f"Exam {when} · predicted {percent(score.mean)} "
-            f"(80%: {percent(score.low, sign=False)}–{percent(score.high)}) · "
+            f"Exam {when} · {prediction} · "
             f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
         )
+
+    def forecast_json(self, forecast: ScoreForecast) -> dict[str, Any]:
+        """A forecast's figures with what they rest on."""
+        return {**forecast.as_json(), "based_on": self.basis.text}
 
     def as_json(self) -> dict[str, Any]:
         projection = self.projection
@@ -220,10 +260,11 @@ class Readiness:
             "days_left": self.days_left,
             "pass_threshold": self.threshold,
             "exam_questions": self.blueprint.questions,
-            "forecast": self.headline.as_json(),
+            "forecast": self.forecast_json(self.headline),
             "forecast_basis": "plan followed" if self.planning else "no further study",
-            "no_further_study": self.as_is.as_json(),
-            "with_plan": self.with_plan.as_json() if self.with_plan else None,
+            "evidence": self.basis.as_json(),
+            "no_further_study": self.forecast_json(self.as_is),
+            "with_plan": self.forecast_json(self.with_plan) if self.with_plan else None,
             "by_day": [
                 {
                     "date": from_ms(at).astimezone().date().isoformat(),
@@ -292,9 +333,12 @@ def assess(
     exam_ms = to_ms(exam_at)
     guesses = {item.question_id: item.guess for item in blueprint.items}
     calibration = calibrate(review_predictions(facts.past_reviews, model, guesses))
-    as_is = score_forecast(
-        blueprint, chances_at(blueprint, student, model, exam_ms), settings.exam_pass_threshold
+    evidence = facts.evidence
+    belief = draw_belief(
+        blueprint, facts.first_attempts, evidence, DRAWS, numpy.random.default_rng(SEED)
     )
+    threshold = settings.exam_pass_threshold
+    as_is = uncertain_forecast(blueprint, facts.memories, model, exam_ms, belief, threshold)
     report = Readiness(
         generated_at=now,
         exam_date=exam_date,
@@ -311,6 +355,7 @@ def assess(
         seen=sum(1 for item in blueprint.items if item.question_id in facts.memories),
         topic_titles={d.topic: d.title for d in decks},
         fit=fit,
+        basis=Basis.of(evidence, blueprint),
     )
     if not planning:
         return report
@@ -328,8 +373,12 @@ def assess(
         max_new=settings.new_cards_per_day,
         max_new_today=_new_today(settings, facts),
         runs=runs,
+        evidence=evidence,
+        no_study_belief=belief,
     )
-    with_plan = score_forecast(blueprint, projection.exam_chances, settings.exam_pass_threshold)
+    with_plan = score_forecast_of(
+        blueprint, projection.exam_draws, threshold, numpy.random.default_rng(SEED)
+    )
     return replace(
         report,
         with_plan=with_plan,

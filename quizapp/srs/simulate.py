@@ -46,6 +46,7 @@ from quizapp.srs.memory import DAY_MS, Memory, MemoryModel, default_parameters
 from quizapp.srs.plan import plan_day, project_plan
 from quizapp.srs.scheduling import Card, Rating, Scheduler
 from quizapp.srs.store import to_ms
+from quizapp.srs.uncertainty import Evidence
 
 START = datetime(2027, 1, 1, 9, 0, tzinfo=UTC)
 
@@ -108,6 +109,7 @@ class History:
     true_memory: dict[str, Memory] = field(default_factory=dict)
     seen_memory: dict[str, Memory] = field(default_factory=dict)  # the app's (default model)
     first_attempts: list[tuple[str, bool, float]] = field(default_factory=list)
+    answers: list[tuple[str, bool]] = field(default_factory=list)  # (question, had a memory)
     reviews_per_day: list[int] = field(default_factory=list)
 
     def student_view(self) -> Student:
@@ -248,6 +250,7 @@ class Simulation:
         correct = recalled or rng.random() < item.guess
         if qid not in history.seen_memory:
             history.first_attempts.append((item.topic, correct, item.guess))
+        history.answers.append((qid, qid in history.seen_memory))
         history.true_memory[qid] = student.true_model.review(
             true_memory, Rating.Good if recalled else Rating.Again, now_ms
         )
@@ -312,6 +315,7 @@ class Simulation:
             minutes_per_card=1.0,
             max_new=self.config.new_per_day,
             runs=2,
+            evidence=Evidence.tally(history.answers),
         )
         return projection.with_plan[-1]
 

@@ -93,3 +93,31 @@ def test_bad_arguments_are_one_line_and_exit_2(run_cli, history: Path, args, fra
     result = run_cli("forecast", *args)
     assert result.returncode == 2
     assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_with_no_history_it_says_there_is_not_enough_evidence(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A student who has answered nothing gets no confident figure: the JSON keeps the wide
+    distribution, flagged; the text says what to do instead."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))  # none there
+    monkeypatch.setenv("TZ", "UTC")
+    never_made = tmp_path / "never-made.db"
+    common = ("--db", str(never_made), "--now", "2026-12-04", "forecast")
+    result = run_cli(*common, "--exam-date", "2027-01-03", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["evidence"]["enough"] is False and report["evidence"]["questions_needed"] == 10
+    for key in ("forecast", "no_further_study", "with_plan"):
+        figures = [report[key], *report[key]["topics"].values()]
+        for figure in figures:
+            low, high = figure["interval_80"]
+            assert figure["pass_chance"] < 0.9, key
+            assert high - low >= 0.3 - 1e-9, key
+            assert low <= figure["expected_score"] <= high, key
+        assert report[key]["based_on"].startswith("based on 0 first attempts on 0 of ")
+    text = run_cli(*common, "--exam-date", "2027-01-03")
+    assert text.returncode == 0, text.stderr
+    assert "Not enough evidence yet: answer 10 more questions for a forecast" in text.stdout
+    assert "Predicted score" not in text.stdout and "%," not in text.stdout
+    assert not never_made.exists()  # read only: nothing created

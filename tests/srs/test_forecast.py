@@ -50,14 +50,17 @@ def test_the_forecast_for_an_exam_now(history) -> None:
     overall = report.as_is.overall
     assert report.with_plan is None and report.projection is None and report.today is None
     assert overall.questions == 2
-    assert overall.mean == pytest.approx((a + b) / 2)
-    # Both questions are asked; 70 % of 2 needs both right.
-    assert overall.pass_chance == pytest.approx(a * b)
-    distribution = [(1 - a) * (1 - b), a * (1 - b) + (1 - a) * b, a * b]
-    assert distribution[0] < 0.1 < distribution[0] + distribution[1] < 0.9
+    # One answer says little: the point chances (a, b) are where the draws centre, not the
+    # forecast. How fast this student forgets is unknown, and so is the chance they know the
+    # unseen question, so the forecast is pulled toward the middle and its interval spans
+    # every score but the worst.
+    assert 0.4 < overall.mean < (a + b) / 2
     assert (overall.low, overall.high) == (0.5, 1.0)
+    assert overall.pass_chance < a * b  # both right (70 % of 2), less sure than the point says
     assert report.as_is.topics["t"].mean == pytest.approx(overall.mean)
     assert report.seen == 1 and report.reviews == 1
+    assert report.basis.text == "based on 1 first attempt on 1 of 2 exam questions; 1 unseen"
+    assert not report.enough_evidence  # 2 exam questions: both must have been answered
 
 
 def test_the_forecast_at_the_exam_date_and_with_the_plan(history) -> None:
@@ -67,12 +70,12 @@ def test_the_forecast_at_the_exam_date_and_with_the_plan(history) -> None:
     report = assess(store, decks, Settings(exam_date=exam), now, exam_questions=2)
     assert report.exam_at == exam_moment(exam) == datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     assert report.days_left == 18
-    a, b = by_hand(20)  # the review was on Nov 1, the exam on Nov 21
-    assert report.as_is.overall.mean == pytest.approx((a + b) / 2)
     # With 20 minutes a day for 18 days, both questions get studied: the plan's prediction
     # is higher than no further study, and the curve ends where the plan's forecast is.
     assert report.with_plan is not None and report.projection is not None
-    assert report.with_plan.overall.mean > report.as_is.overall.mean + 0.2
+    assert report.with_plan.overall.mean > report.as_is.overall.mean + 0.1
+    # Yet not certainty: in some futures this student forgets fast, and the reviews fail.
+    assert report.with_plan.overall.low < 1 and report.with_plan.overall.pass_chance < 0.95
     assert report.projection.with_plan[-1] == pytest.approx(report.with_plan.overall.mean)
     assert report.projection.no_study[0] == pytest.approx(
         assess(store, decks, Settings(), now, exam_questions=2).as_is.overall.mean
@@ -80,9 +83,14 @@ def test_the_forecast_at_the_exam_date_and_with_the_plan(history) -> None:
     assert report.projection.no_study[-1] == pytest.approx(report.as_is.overall.mean)
     assert len(report.projection.moments_ms) == 19  # 18 study days and the exam
     line = report.home_line()
-    assert line.startswith("Exam in 18 days · predicted ") and "80%: " in line
+    more = "not enough evidence yet: answer 1 more question for a forecast"
+    assert line.startswith(f"Exam in 18 days · {more} · ")
     # Fewer than 10 timed answers: a card counts as a minute.
     assert line.endswith("today: 2 cards, about 2 min")
+    answer(store, decks[0].questions[1], now - timedelta(hours=1), right=True)
+    line = assess(store, decks, Settings(exam_date=exam), now, exam_questions=2).home_line()
+    assert line.startswith("Exam in 18 days · predicted ")
+    assert "(80%: " in line and ", from 2 of 2 questions) · " in line
 
 
 def test_past_the_exam_date_there_is_no_plan(history) -> None:
@@ -137,9 +145,10 @@ def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
     report = assess(store, decks, Settings(), now, exam_questions=2)
     factor = 0.9 ** (-1 / 0.5) - 1
     tf = max((1 + factor * 10 / DEFAULT_PARAMETERS[2]) ** -0.5, 0.5)
-    _, unseen = by_hand(10)
-    assert tf < by_hand(10)[0]  # the fit forgets faster: a different, known answer
-    assert report.as_is.overall.mean == pytest.approx((tf + unseen) / 2)
+    assert tf < by_hand(10)[0]  # the fit forgets faster
+    # The same draws (seeded), a faster-forgetting curve under them: a lower forecast.
+    default = assess(store, decks, Settings(), now, exam_questions=2, use_fitted=False)
+    assert report.as_is.overall.mean < default.as_is.overall.mean - 0.01
     assert report.fit is not None and report.fit.id == fit_id
     assert report.parameters_note == "FSRS parameters fitted to your history on 2026-11-02"
     assert report.as_json()["parameters"] == {
@@ -147,7 +156,5 @@ def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
         "fitted_at": "2026-11-02T12:00:00+00:00",
         "fit_id": fit_id,
     }
-    default = assess(store, decks, Settings(), now, exam_questions=2, use_fitted=False)
-    assert default.as_is.overall.mean == pytest.approx(sum(by_hand(10)) / 2)
     assert default.parameters_note == "py-fsrs's default FSRS parameters"
     assert default.as_json()["parameters"]["source"] == "default"

@@ -35,15 +35,16 @@ def exam_day() -> date:
     return (datetime.now().astimezone() + timedelta(days=EXAM_IN_DAYS)).date()
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two questions answered a week ago; the config file is the test's own."""
-    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
-    path = tmp_path / "history.sqlite3"
+EXAM_QUESTIONS = ("t-single", "t-multi", "t-tf", "t-numeric", "t-numeric-derived")
+EXAM_QUESTIONS += ("t-numeric-short", "t-order")  # every one but the flashcard
+
+
+def history_of(path: Path, answers: tuple[tuple[str, bool], ...]) -> Path:
+    """These questions answered (right or not) a week ago."""
     scheduler = make_scheduler(fuzz=False)
     week_ago = datetime.now(UTC) - timedelta(days=7)
     with ReviewStore.open(path) as store:
-        for qid, right in (("t-single", True), ("t-tf", False)):
+        for qid, right in answers:
             q = BANK.questions[qid]
             store.record_answer(
                 question_id=qid,
@@ -57,6 +58,22 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                 scheduler=scheduler,
             )
     return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two of the seven exam questions answered a week ago: not enough evidence for figures;
+    the config file is the test's own."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    return history_of(tmp_path / "history.sqlite3", (("t-single", True), ("t-tf", False)))
+
+
+@pytest.fixture
+def db_enough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every exam question answered a week ago (one wrong): enough evidence for figures."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    answers = tuple((qid, qid != "t-tf") for qid in EXAM_QUESTIONS)
+    return history_of(tmp_path / "history.sqlite3", answers)
 
 
 def make_app(db: Path, exam: date | None, config: Path | None = None) -> QuizApp:
@@ -93,20 +110,22 @@ async def open_readiness(pilot: Pilot, app: QuizApp) -> ReadinessScreen:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_the_screen_shows_the_forecast_by_topic_and_by_day(db: Path, size) -> None:
-    app = make_app(db, exam_day())
+def test_the_screen_shows_the_forecast_by_topic_and_by_day(db_enough: Path, size) -> None:
+    app = make_app(db_enough, exam_day())
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
         line = line_text(app)
         assert f"Exam in {EXAM_IN_DAYS} days · predicted " in line
-        assert "(80%: " in line and " · today: 7 cards, about " in line  # 7 exam questions
+        assert "(80%: " in line and ", from 7 of 7 questions) · " in line
+        assert " · today: 7 cards, about " in line  # 7 exam questions
         screen = await open_readiness(pilot, app)
         report = screen.report
         assert report is not None and report.planning
         summary = text_of(screen.query_one("#readiness-summary", Static))
         assert "Plan followed: " in summary and "No further study: " in summary
+        assert "Based on 7 first attempts on 7 of 7 exam questions; 0 unseen" in summary
         assert f"(in {EXAM_IN_DAYS} days)" in summary
         topics = screen.query_one("#readiness-topics", DataTable)
         assert topics.row_count == 1  # one deck, one topic
@@ -265,7 +284,7 @@ def test_the_screen_names_the_fitted_parameters_it_predicts_with(
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_a_long_deck_title_ends_in_an_ellipsis_not_cut_mid_word(
-    db: Path, tmp_path: Path, size: tuple[int, int]
+    db_enough: Path, tmp_path: Path, size: tuple[int, int]
 ) -> None:
     """At 80 columns the bundled 'Layer normalization and residual connections' showed as
     'Layer normalization and resi': the cell was cropped at the column's edge."""
@@ -275,7 +294,11 @@ def test_a_long_deck_title_ends_in_an_ellipsis_not_cut_mid_word(
         deck.replace("title: Every question type", f"title: {title}")
     )
     options = AppOptions(
-        db_path=db, device="cpu", warm_up=False, watch=False, settings=Settings(exam_date=None)
+        db_path=db_enough,
+        device="cpu",
+        warm_up=False,
+        watch=False,
+        settings=Settings(exam_date=None),
     )
     app = QuizApp(load_bank([tmp_path / "long.yaml"]), options)
 
@@ -289,3 +312,32 @@ def test_a_long_deck_title_ends_in_an_ellipsis_not_cut_mid_word(
         assert topics.region.right <= size[0]
 
     drive(app, scenario, size=size)
+
+
+@pytest.mark.parametrize(
+    ("answers", "needed"), [((), "7 more questions"), ((("t-single", True),), "6 more questions")]
+)
+def test_without_enough_evidence_the_screen_and_the_line_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers, needed: str
+) -> None:
+    """A fresh history, or one answer: no figure, only what to do for one."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    app = make_app(history_of(tmp_path / "history.sqlite3", answers), exam_day())
+    said_instead = f"not enough evidence yet: answer {needed} for a forecast"
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
+        line = line_text(app)
+        assert f"Exam in {EXAM_IN_DAYS} days · {said_instead} · today: " in line
+        assert "predicted" not in line and "%" not in line
+        screen = await open_readiness(pilot, app)
+        summary = text_of(screen.query_one("#readiness-summary", Static))
+        assert said_instead.capitalize() in summary
+        assert "Plan followed" not in summary
+        assert "%" not in summary.split("\n", 1)[1]  # after "pass at 70%": no figure
+        assert not screen.query("#readiness-topics") and not screen.query(ScoreByDayPlot)
+        shown = "\n".join(screen_lines(app))
+        assert "100–100" not in shown and "Not enough evidence yet" in shown
+
+    drive(app, scenario, size=(80, 24))

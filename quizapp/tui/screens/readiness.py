@@ -2,7 +2,9 @@
 chance, by topic, by day to the exam date, and how well the forecast did on past reviews.
 
 The report is worked out off the UI thread (quizapp/srs/readiness.py, with its own read-only
-connection to the history) and laid out when it arrives. Also here: the exam-date dialog
+connection to the history) and laid out when it arrives. Until the history holds enough
+evidence (quizapp/srs/uncertainty.py's `Basis`) the screen says how many more questions to
+answer instead of giving figures. Also here: the exam-date dialog
 (*Exam date* in the command palette), which saves `exam_date` in config.toml.
 """
 
@@ -20,6 +22,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from quizapp.experiments.result import Series
@@ -136,7 +139,37 @@ class ReadinessScreen(Screen[None]):
             )
             return
         widgets: list = [Static(self.summary(report), id="readiness-summary")]
-        widgets.append(Label("By topic", classes="pane-title"))
+        if report.enough_evidence:
+            widgets += self._figures(report)
+        widgets.append(Label("How far to trust it", classes="pane-title"))
+        widgets.append(Static(report.calibration.verdict(), classes="readiness-note"))
+        widgets.append(
+            Static(
+                f"Memory model: {report.parameters_note}.",
+                id="readiness-parameters",
+                classes="readiness-note",
+                markup=False,
+            )
+        )
+        if report.calibration.enough:
+            reliability = DataTable(id="readiness-reliability", cursor_type="none")
+            reliability.can_focus = False
+            widgets.append(reliability)
+        widgets.append(
+            Static(
+                "The 80% interval is the spread from what is not known of you (how much you "
+                "know of the questions you have not answered, how fast you forget) and from "
+                "which questions an exam draws and each answer's luck; the check above is "
+                "how the memory model did on your past reviews. e sets the exam date.",
+                classes="readiness-note",
+            )
+        )
+        await body.mount_all(widgets)
+        self._fill_tables(report)
+
+    def _figures(self, report: Readiness) -> list[Widget]:
+        """The topic table and the by-day plot: only once there is enough evidence."""
+        widgets: list[Widget] = [Label("By topic", classes="pane-title")]
         # A long deck title gives way with an ellipsis: the figures must fit at 80 columns.
         topics = FittedTable(
             id="readiness-topics", cursor_type="none", zebra_stripes=True, shrinkable=("Topic",)
@@ -159,30 +192,7 @@ class ReadinessScreen(Screen[None]):
                 report.generated_at.astimezone().date(),
             )
             widgets += [PlotCaption(plot), plot]
-        widgets.append(Label("How far to trust it", classes="pane-title"))
-        widgets.append(Static(report.calibration.verdict(), classes="readiness-note"))
-        widgets.append(
-            Static(
-                f"Memory model: {report.parameters_note}.",
-                id="readiness-parameters",
-                classes="readiness-note",
-                markup=False,
-            )
-        )
-        if report.calibration.enough:
-            reliability = DataTable(id="readiness-reliability", cursor_type="none")
-            reliability.can_focus = False
-            widgets.append(reliability)
-        widgets.append(
-            Static(
-                "The 80% interval is the spread from which questions an exam draws and from "
-                "each answer's luck; how far the model itself may be off is the check above. "
-                "e sets the exam date.",
-                classes="readiness-note",
-            )
-        )
-        await body.mount_all(widgets)
-        self._fill_tables(report)
+        return widgets
 
     def summary(self, report: Readiness) -> Text:
         text = Text()
@@ -199,13 +209,19 @@ class ReadinessScreen(Screen[None]):
         text.append(
             f" · {report.blueprint.questions} questions · pass at {percent(report.threshold)}\n"
         )
-        if report.with_plan is not None:
+        basis = report.basis
+        if not report.enough_evidence:
+            text.append(basis.not_enough[0].upper() + basis.not_enough[1:], style="bold")
+            text.append(f"\n({basis.text})")
+        elif report.with_plan is not None:
             text.append("Plan followed: ", style="bold")
             text.append(score_text(report.with_plan.overall) + "\n")
             text.append(f"No further study: {score_text(report.as_is.overall)}", style="dim")
         else:
             text.append("Predicted: ", style="bold")
             text.append(score_text(report.as_is.overall))
+        if report.enough_evidence:
+            text.append(f"\n{basis.text[0].upper()}{basis.text[1:]}")
         if report.today is not None:
             cards = len(report.today.choices)
             text.append(
@@ -215,6 +231,22 @@ class ReadinessScreen(Screen[None]):
         return text
 
     def _fill_tables(self, report: Readiness) -> None:
+        if report.enough_evidence:
+            self._fill_topics(report)
+        if report.calibration.enough:
+            table = self.query_one("#readiness-reliability", DataTable)
+            for heading in ("Predicted", "Reviews", "Mean predicted", "Right"):
+                table.add_column(heading, key=heading.lower())
+            for b in report.calibration.table:
+                if b.count:
+                    table.add_row(
+                        f"{percent(b.low)}–{percent(b.high)}",
+                        _right(f"{b.count:,}"),
+                        _right(percent(b.mean_predicted)),
+                        _right(percent(b.share_right)),
+                    )
+
+    def _fill_topics(self, report: Readiness) -> None:
         topics = self.query_one("#readiness-topics", DataTable)
         topics.add_column("Topic", key="topic")
         for heading in ("Qs", "Predicted", "80%", "Pass"):
@@ -232,18 +264,6 @@ class ReadinessScreen(Screen[None]):
             if report.with_plan is not None:
                 row.append(_right(percent(report.as_is.topics[topic].mean)))
             topics.add_row(*row, key=topic)
-        if report.calibration.enough:
-            table = self.query_one("#readiness-reliability", DataTable)
-            for heading in ("Predicted", "Reviews", "Mean predicted", "Right"):
-                table.add_column(heading, key=heading.lower())
-            for b in report.calibration.table:
-                if b.count:
-                    table.add_row(
-                        f"{percent(b.low)}–{percent(b.high)}",
-                        _right(f"{b.count:,}"),
-                        _right(percent(b.mean_predicted)),
-                        _right(percent(b.share_right)),
-                    )
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,5 +1,6 @@
-"""The home screen's exam line: "Exam in N days · predicted P% (80%: a–b) · today: K cards,
-about M min". Hidden without an exam date; worked out off the UI thread (the forecast takes
+"""The home screen's exam line: "Exam in N days · predicted P% (80%: a–b, from Q of T
+questions) · today: K cards, about M min", or "not enough evidence yet: answer N more
+questions for a forecast" in place of the prediction. Hidden without an exam date; worked out off the UI thread (the forecast takes
 a moment) whenever the home screen's counts are refreshed while it is on screen."""
 
 from __future__ import annotations

@@ -1,0 +1,323 @@
+"""What the forecast does not know, drawn: the student's ability on unseen questions and how
+fast they forget compared with the memory model. The score forecast is the distribution these
+draws make with the exam's own chance (which questions are drawn, each answer's luck).
+
+Each draw d holds:
+- **ability**: the chance an unseen question is known, beyond guessing. Bank-wide
+  a_d ~ Beta(1 + right - Σg, 1 + wrong) (a uniform Beta(1, 1) prior updated by the first
+  attempts, lucky guesses Σg taken out); per topic k_d ~ Beta(m·a_d + right_t - Σg_t,
+  m·(1 - a_d) + wrong_t), m = PRIOR_STRENGTH pseudo-answers. Its mean given a_d is the
+  point estimate quizapp/srs/forecast.py documents; here a_d itself is uncertain, and is
+  integrated over, not plugged in. With no first attempts a_d is uniform on [0, 1].
+- **forgetting**: per question a multiplier c on the memory model's forgetting, recall
+  R^c (c = 2: twice as fast as the model says, c = 1/2: half as fast; R^c is also what a
+  stability divided by c gives while t is small against S). log c = s·z_d + σ_q·e_dq: z_d is
+  shared by every question (a student who forgets faster than the model does so everywhere),
+  e_dq is the question's own. The shared spread s = FORGETTING_SPREAD / sqrt(1 + n/N) shrinks
+  with the n answers that checked a memory state (N = SHARED_EVIDENCE_SCALE: an answer at a
+  recall chance of 0.7-0.9 holds (R ln R)^2 / (R(1 - R)), about 0.1-0.3 units of information
+  on log c, a quarter to a half of the prior's 1/1.5^2); the question's spread
+  σ_q = CARD_SPREAD / sqrt(1 + r_q) with its own r_q answers counted as evidence. The
+  model is the median student: with no evidence c ranges (10th-90th percentile, shared part)
+  from about 1/7 to 7, as fitted FSRS parameters of different people do.
+
+Nothing here decides which answers count as evidence: `Evidence` is built from the reviews
+quizapp/srs/readiness.py reads. numpy only (no torch, no textual). Seeded: a report is the
+same each time it is worked out from the same history.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from quizapp.srs.exam_model import ExamBlueprint, ScoreSummary
+from quizapp.srs.forecast import PRIOR_STRENGTH, FirstAttempts, ScoreForecast
+from quizapp.srs.memory import Memory, MemoryModel
+
+DRAWS = 2000  # draws of ability and forgetting behind a forecast with no further study
+EXAMS = 4000  # exams sampled from the draws for the percentiles and the pass chance
+SEED = 20270115
+FORGETTING_SPREAD = 1.5  # sd of the shared log forgetting multiplier with no checked answer
+SHARED_EVIDENCE_SCALE = 2.0  # checked answers that bring the shared variance to half
+CARD_SPREAD = 0.3  # sd of a question's own log forgetting multiplier with no answer on it
+MIN_EVIDENCE_QUESTIONS = 10  # exam questions with a first attempt before a forecast is shown
+_BETA_FLOOR = 1e-6  # numpy's beta needs both shapes above zero
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How much the history says: answers counted as evidence per exam question, and how
+    many of them checked a memory state (the card had been answered before)."""
+
+    answers: Mapping[str, int]
+    checked: int
+
+    @classmethod
+    def tally(cls, reviews: Iterable[tuple[str, bool]]) -> Evidence:
+        """From (question id, whether the card had a memory state before) per answer."""
+        answers: dict[str, int] = {}
+        checked = 0
+        for question_id, had_memory in reviews:
+            answers[question_id] = answers.get(question_id, 0) + 1
+            checked += had_memory
+        return cls(answers, checked)
+
+    @classmethod
+    def assumed(cls, memories: Iterable[str]) -> Evidence:
+        """For a caller that only knows memory states: one answer behind each, none checked."""
+        return cls(dict.fromkeys(memories, 1), 0)
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What a forecast rests on, in the words every figure is shown with."""
+
+    attempts: int  # answers counted as evidence on exam questions
+    answered: int  # exam questions with at least one
+    questions: int  # exam questions in the bank
+
+    @classmethod
+    def of(cls, evidence: Evidence, blueprint: ExamBlueprint) -> Basis:
+        on_exam = [evidence.answers.get(item.question_id, 0) for item in blueprint.items]
+        return cls(sum(on_exam), sum(1 for n in on_exam if n), len(on_exam))
+
+    @property
+    def unseen(self) -> int:
+        return self.questions - self.answered
+
+    @property
+    def needed(self) -> int:
+        """More exam questions to answer before the forecast gives figures."""
+        return max(0, min(MIN_EVIDENCE_QUESTIONS, self.questions) - self.answered)
+
+    @property
+    def enough(self) -> bool:
+        return self.questions > 0 and self.needed == 0
+
+    @property
+    def text(self) -> str:
+        attempts = f"{self.attempts} first attempt{'s' if self.attempts != 1 else ''}"
+        return (
+            f"based on {attempts} on {self.answered} of {self.questions} exam questions; "
+            f"{self.unseen} unseen"
+        )
+
+    @property
+    def not_enough(self) -> str:
+        """The line shown instead of figures while the evidence is short."""
+        more = self.needed
+        return (
+            f"not enough evidence yet: answer {more} more question{'s' if more != 1 else ''} "
+            "for a forecast"
+        )
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "first_attempts": self.attempts,
+            "questions_answered": self.answered,
+            "exam_questions": self.questions,
+            "unseen": self.unseen,
+            "enough": self.enough,
+            "min_questions": min(MIN_EVIDENCE_QUESTIONS, self.questions),
+            "questions_needed": self.needed,
+            "text": self.text if self.enough else self.not_enough,
+        }
+
+
+@dataclass(frozen=True)
+class Belief:
+    """Draws of what is not known: per topic, the chance an unseen question is known; per
+    question (in blueprint order), the forgetting multiplier c."""
+
+    knowledge: Mapping[str, np.ndarray]  # topic -> (draws,)
+    forgetting: np.ndarray  # (draws, questions)
+
+    @property
+    def draws(self) -> int:
+        return self.forgetting.shape[0]
+
+
+def draw_belief(
+    blueprint: ExamBlueprint,
+    first_attempts: FirstAttempts,
+    evidence: Evidence,
+    draws: int,
+    rng: np.random.Generator,
+    *,
+    stratified: bool = False,
+) -> Belief:
+    """`draws` draws (see the module docstring). `stratified`: the shared ability and
+    forgetting at evenly spaced quantiles, paired at random (a Latin hypercube), so that a
+    few draws (the plan's simulated futures) still span the whole range."""
+    right, answered, guesses = _totals(first_attempts.by_topic.values())
+    alpha = 1 + max(0.0, right - guesses)
+    beta = 1 + answered - right
+    if stratified:
+        spread = (np.arange(draws) + 0.5) / draws
+        ability = np.quantile(rng.beta(alpha, beta, 20_000), spread)[rng.permutation(draws)]
+        shared = np.array([NormalDist().inv_cdf(q) for q in spread])[rng.permutation(draws)]
+    else:
+        ability = rng.beta(alpha, beta, draws)
+        shared = rng.standard_normal(draws)
+    knowledge: dict[str, np.ndarray] = {}
+    for topic in sorted({item.topic for item in blueprint.items}):
+        t_right, t_answered, t_guesses = first_attempts.by_topic.get(topic, (0, 0, 0.0))
+        known = max(0.0, t_right - t_guesses)
+        knowledge[topic] = rng.beta(
+            np.maximum(PRIOR_STRENGTH * ability + known, _BETA_FLOOR),
+            np.maximum(PRIOR_STRENGTH * (1 - ability) + t_answered - t_right, _BETA_FLOOR),
+        )
+    shared_spread = FORGETTING_SPREAD / math.sqrt(1 + evidence.checked / SHARED_EVIDENCE_SCALE)
+    own_spread = np.array(
+        [
+            CARD_SPREAD / math.sqrt(1 + evidence.answers.get(item.question_id, 0))
+            for item in blueprint.items
+        ]
+    )
+    log_rate = shared_spread * shared[:, None] + own_spread * rng.standard_normal(
+        (draws, len(blueprint.items))
+    )
+    return Belief(knowledge, np.exp(log_rate))
+
+
+def _totals(tallies: Iterable[tuple[int, int, float]]) -> tuple[int, int, float]:
+    right = answered = 0
+    guesses = 0.0
+    for r, n, g in tallies:
+        right, answered, guesses = right + r, answered + n, guesses + g
+    return right, answered, guesses
+
+
+def chance_matrix(
+    blueprint: ExamBlueprint,
+    memories: Mapping[str, Memory],
+    model: MemoryModel,
+    at_ms: int,
+    belief: Belief,
+    rows: slice | int = slice(None),
+) -> np.ndarray:
+    """Each question's chance of a right answer at `at_ms`, per draw: (draws, questions), or
+    (questions,) for one draw `rows`. Reviewed: max(R^c, g); unseen: k + (1 - k)·g."""
+    forgetting = belief.forgetting[rows]
+    result = np.empty_like(forgetting)
+    for j, item in enumerate(blueprint.items):
+        memory = memories.get(item.question_id)
+        if memory is None:
+            known = belief.knowledge[item.topic][rows]
+            result[..., j] = known + (1 - known) * item.guess
+        else:
+            recall = model.retrievability(memory, at_ms)
+            result[..., j] = np.maximum(recall ** forgetting[..., j], item.guess)
+    return result
+
+
+def expected_scores(blueprint: ExamBlueprint, chances: np.ndarray) -> np.ndarray:
+    """The expected score of each draw (or of one draw's chances)."""
+    return chances @ np.array([item.weight for item in blueprint.items])
+
+
+def score_forecast_of(
+    blueprint: ExamBlueprint,
+    chances: np.ndarray,
+    threshold: float,
+    rng: np.random.Generator,
+    exams: int = EXAMS,
+) -> ScoreForecast:
+    """The score distribution the draws `chances` (draws, questions) make, each draw equally
+    likely: the expected score exactly (the draws' mean), the 80 % interval and the pass
+    chance from `exams` exams sampled as `quizapp exam` samples them, each from a draw."""
+    draws = chances.shape[0]
+    rows = np.arange(exams) % draws  # every draw equally often
+    mean_chance = chances.mean(axis=0)
+    position = {item.question_id: j for j, item in enumerate(blueprint.items)}
+    right_by_topic: dict[str, np.ndarray] = {}
+    asked_by_topic: dict[str, int] = {}
+    mean_right_by_topic: dict[str, float] = {}
+    for draw in blueprint.draws:
+        if not draw.count:
+            continue
+        columns = np.array([position[q] for q in draw.question_ids])
+        # A uniform draw without replacement: the `count` smallest of random keys.
+        picked = np.argsort(rng.random((exams, len(columns))), axis=1)[:, : draw.count]
+        chance = chances[rows[:, None], columns[picked]]
+        right = (rng.random(chance.shape) < chance).sum(axis=1)
+        right_by_topic[draw.topic] = right_by_topic.get(draw.topic, 0) + right
+        asked_by_topic[draw.topic] = asked_by_topic.get(draw.topic, 0) + draw.count
+        expected = mean_chance[columns].mean() * draw.count
+        mean_right_by_topic[draw.topic] = mean_right_by_topic.get(draw.topic, 0.0) + expected
+    total = sum(right_by_topic.values(), np.zeros(exams, dtype=int))
+    overall = _summary(total, blueprint.questions, sum(mean_right_by_topic.values()), threshold)
+    topics = {
+        topic: _summary(right, asked_by_topic[topic], mean_right_by_topic[topic], threshold)
+        for topic, right in sorted(right_by_topic.items())
+    }
+    return ScoreForecast(overall, topics)
+
+
+def _summary(right: np.ndarray, asked: int, mean_right: float, threshold: float) -> ScoreSummary:
+    """Mean, 80 % interval and pass chance of sampled counts of right answers out of `asked`.
+
+    The interval is the 10th to 90th percentile, reached out to the expected score where the
+    distribution is so lopsided (more than 80 % of it on one score) that the mean lies
+    outside them: an interval always holds its own estimate."""
+    if asked < 1:
+        return ScoreSummary(0, 0.0, 0.0, 0.0, 0.0)
+    mean = float(mean_right) / asked  # a plain float: reports compare and print it
+    low, high = (float(q) / asked for q in np.quantile(right, [0.1, 0.9], method="inverted_cdf"))
+    needed = math.ceil(threshold * asked - 1e-9)  # as the exam decides: right / asked >= threshold
+    passing = float(np.mean(right >= needed))
+    return ScoreSummary(asked, mean, min(low, mean), max(high, mean), passing)
+
+
+def uncertain_forecast(
+    blueprint: ExamBlueprint,
+    memories: Mapping[str, Memory],
+    model: MemoryModel,
+    at_ms: int,
+    belief: Belief,
+    threshold: float,
+    seed: int = SEED,
+) -> ScoreForecast:
+    """The forecast of an exam at `at_ms` with no further study."""
+    chances = chance_matrix(blueprint, memories, model, at_ms, belief)
+    return score_forecast_of(blueprint, chances, threshold, np.random.default_rng(seed))
+
+
+def mean_by_moment(
+    blueprint: ExamBlueprint,
+    memories: Mapping[str, Memory],
+    model: MemoryModel,
+    moments_ms: Sequence[int],
+    belief: Belief,
+) -> tuple[float, ...]:
+    """The expected score of an exam at each moment with no further study."""
+    return tuple(
+        float(
+            expected_scores(blueprint, chance_matrix(blueprint, memories, model, at, belief)).mean()
+        )
+        for at in moments_ms
+    )
+
+
+__all__ = [
+    "CARD_SPREAD",
+    "DRAWS",
+    "EXAMS",
+    "FORGETTING_SPREAD",
+    "MIN_EVIDENCE_QUESTIONS",
+    "SHARED_EVIDENCE_SCALE",
+    "Basis",
+    "Belief",
+    "Evidence",
+    "chance_matrix",
+    "draw_belief",
+    "expected_scores",
+    "mean_by_moment",
+    "score_forecast_of",
+    "uncertain_forecast",
+]
