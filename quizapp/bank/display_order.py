@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
 
 from quizapp.bank.model import ChoiceQuestion, OrderingQuestion, Question
 
@@ -74,7 +75,33 @@ def display_order(question: Question, seed_text: str, *, shuffle: bool = True) -
     return ()
 
 
+@dataclass(frozen=True)
+class ExportOrder:
+    """How an export orders each question's options: by its id (and `seed`), so the same bank
+    exports to the same file; `shuffle=False` (export --no-shuffle) keeps the file's order
+    for authoring round trips. Steps shown to a student are never in the key's order."""
+
+    seed: int | None = None
+    shuffle: bool = True
+
+    def of(self, question: Question) -> tuple[int, ...]:
+        seed_text = export_seed_text(question.id, self.seed)
+        return display_order(question, seed_text, shuffle=self.shuffle)
+
+    def of_choices(self, question: Question) -> tuple[int, ...]:
+        """The options' order; steps kept as written (JSON and CSV, whose step order IS the
+        key, and which a student does not read as a question)."""
+        if isinstance(question, OrderingQuestion):
+            return tuple(range(len(question.steps)))
+        return self.of(question)
+
+
+# An export's default: shuffled by the question ids alone.
+DEFAULT_EXPORT_ORDER = ExportOrder()
+
 __all__ = [
+    "DEFAULT_EXPORT_ORDER",
+    "ExportOrder",
     "card_random",
     "display_order",
     "export_seed_text",

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli.export_order import add_export_order_options, export_order
 
 AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
 _TYPES = ("single_choice", "multiple_choice", "true_false", "numeric", "ordering", "flashcard")
@@ -47,6 +48,12 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        duplicating them. A note is dated by its bank file, not by the clock: Anki skips
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
+
+Every format lists a choice question's options shuffled (a file in written order would
+put the key where the author wrote it), seeded by the question id and --seed N, so
+exporting again writes the same file; --no-shuffle (an authoring aid) keeps the file's
+order. Steps stay in the key's order in csv and json; on an Anki front they are shuffled,
+never in the key's order.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
@@ -200,6 +207,7 @@ def add_authoring_commands(
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+    add_export_order_options(export)
     export.add_argument(
         "--no-cache",
         action="store_true",
@@ -473,10 +481,11 @@ def _export(args: argparse.Namespace) -> int:
         except PreviousPackageError as exc:
             return _error("export", f"--previous {exc}")
     else:
+        order = export_order(args)
         if args.format == "csv":
-            data = ex.csv_file_bytes(ex.export_csv(questions), bom=not args.no_bom)
+            data = ex.csv_file_bytes(ex.export_csv(questions, order), bom=not args.no_bom)
         else:
-            data = ex.export_json(questions, bank.decks).encode("utf-8")
+            data = ex.export_json(questions, bank.decks, order).encode("utf-8")
         if out is None:
             _write_stdout(data)
         else:
@@ -528,6 +537,7 @@ def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
         replace=args.force,
         previous=previous,
         use_cache=not args.no_cache,
+        order=export_order(args),
     )
     summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
     if written.previous is not None:
