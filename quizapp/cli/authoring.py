@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from quizapp.bank.literal import error_line, terminal_safe
-from quizapp.cli.export_order import add_export_order_options, export_order
+from quizapp.cli.export_order import EXPORT_ORDER_EPILOG, add_export_order_options, export_order
 
 AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
 _TYPES = ("single_choice", "multiple_choice", "true_false", "numeric", "ordering", "flashcard")
@@ -49,12 +49,6 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
 
-Every format lists a choice question's options shuffled (a file in written order would
-put the key where the author wrote it), seeded by the question id and --seed N, so
-exporting again writes the same file; --no-shuffle (an authoring aid) keeps the file's
-order. Steps stay in the key's order in csv and json; on an Anki front they are shuffled,
-never in the key's order.
-
 Questions with errors are left out and reported on stderr (exit 1).
 """
 
@@ -65,7 +59,7 @@ links are not followed: a link at FILE is refused, live or dangling (the rename 
 replace the link, not its target), and so are folders, devices, FIFOs and sockets, even
 with --force."""
 _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
-_EXPORT_EPILOG += "\n" + _OUT_RULES + "\n"
+_EXPORT_EPILOG += "\n" + EXPORT_ORDER_EPILOG + "\n\n" + _OUT_RULES + "\n"
 # Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
 IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
 _FROM_HELP = (

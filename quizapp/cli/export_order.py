@@ -9,6 +9,14 @@ if TYPE_CHECKING:
     from quizapp.bank.display_order import ExportOrder
 
 
+EXPORT_ORDER_EPILOG = """\
+Every format lists a choice question's options shuffled (a file in written order would
+put the key where the author wrote it), seeded by the question id and --seed N, so
+exporting again writes the same file; --no-shuffle (an authoring aid) keeps the file's
+order. Steps stay in the key's order in csv and json; on an Anki front they are shuffled,
+never in the key's order."""
+
+
 def add_export_order_options(export: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--seed",
