@@ -20,7 +20,8 @@ class SessionOptions:
     shuffle: bool = True
     seed: int | None = None  # None: a fresh seed, so a fresh order, each session
     # False only for the authoring aid `--no-shuffle`: the options as the file writes them.
-    # Never a student's default: a key written first would be a cue (quizapp/bank/display_order.py).
+    # Never a student's default: where the author wrote the key would be a cue
+    # (quizapp/bank/display_order.py).
     shuffle_options: bool = True
 
 
