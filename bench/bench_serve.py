@@ -72,7 +72,7 @@ NO_TORCH_SERVER = textwrap.dedent(
     from quizapp.serve.server import QuizServer
     from quizapp.serve.session import session_environment
     import os
-    argv = [sys.executable, "-c", sys.argv[2], "--no-shuffle"]
+    argv = [sys.executable, "-c", sys.argv[2]]
     QuizServer(argv, host="127.0.0.1", port=int(sys.argv[1]), max_sessions=4,
                environment=session_environment(dict(os.environ))).serve()
     """
@@ -136,7 +136,7 @@ def _setup() -> None:
     port, bare_port = free_port(), free_port()
     servers = [
         subprocess.Popen(
-            [sys.executable, "-m", "quizapp", "serve", "--port", str(port), "--no-shuffle"],
+            [sys.executable, "-m", "quizapp", "serve", "--port", str(port)],
             cwd=REPO,
             env=env,
             stdout=subprocess.DEVNULL,

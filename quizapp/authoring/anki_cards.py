@@ -1,19 +1,21 @@
 """The two sides of an Anki card made from a question, as HTML.
 
-The front lists a choice question's options in a fixed shuffled order (unless the question
-says `shuffle: false`), numbered 1, 2, 3...; the back names the correct options by those same
+The front lists a choice question's options in a fixed shuffled order, seeded by the question
+id and `export --seed N` (unless the question says `shuffle: false`, or `export --no-shuffle`
+keeps the file's order), numbered 1, 2, 3...; the back names the correct options by those same
 numbers, so "3." on the back is option 3 on the front. An ordering question shows its steps
-shuffled on the front and in the correct order on the back. A numeric key written as `from:`
-shows the computed value when the export ran the computation, else names it.
+shuffled on the front (never in the correct order, even with --no-shuffle) and in the correct
+order on the back. A numeric key written as `from:` shows the computed value when the export
+ran the computation, else names it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping
 
 from quizapp.authoring.anki_html import inline_html, markdown_to_html
+from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
 from quizapp.bank.grading import format_number
 from quizapp.bank.model import (
     Choice,
@@ -35,51 +37,41 @@ def anki_variant(question: Question) -> Question:
     return pick(question, random.Random(question.id))
 
 
-def shuffled_order(question_id: str, n: int) -> list[int]:
-    """A fixed order, never the correct one, seeded by the question id."""
-    seed = int.from_bytes(hashlib.sha256(question_id.encode()).digest()[:8], "big")
-    order = list(range(n))
-    rng = random.Random(seed)
-    for _ in range(20):
-        rng.shuffle(order)
-        if order != sorted(order):
-            return order
-    return list(reversed(order))
-
-
-def choice_order(question: ChoiceQuestion) -> list[int]:
+def choice_order(question: ChoiceQuestion, order: ExportOrder = DEFAULT_EXPORT_ORDER) -> list[int]:
     """The options' indexes in the order the front lists them. Shuffled as the app shuffles
-    them (unless the question says not to): written order would put the correct option first
-    on most cards, and Anki would teach the position."""
-    if question.shuffle:
-        return shuffled_order(question.id, len(question.choices))
-    return list(range(len(question.choices)))
+    them (unless the question says not to, or export --no-shuffle): written order would put
+    the correct option where the author wrote it on most cards, and Anki would teach the
+    position."""
+    return list(order.of(question))
 
 
-def numbered_choices(question: ChoiceQuestion) -> list[tuple[int, Choice]]:
+def numbered_choices(
+    question: ChoiceQuestion, order: ExportOrder = DEFAULT_EXPORT_ORDER
+) -> list[tuple[int, Choice]]:
     """(the number the front gives it, the option), in the front's order."""
-    return [(n, question.choices[i]) for n, i in enumerate(choice_order(question), start=1)]
+    return [(n, question.choices[i]) for n, i in enumerate(choice_order(question, order), start=1)]
 
 
-def _choice_front(question: ChoiceQuestion) -> str:
-    options = "".join(f"<li>{inline_html(c.text)}</li>" for _, c in numbered_choices(question))
+def _choice_front(question: ChoiceQuestion, order: ExportOrder) -> str:
+    numbered = numbered_choices(question, order)
+    options = "".join(f"<li>{inline_html(c.text)}</li>" for _, c in numbered)
     hint = (
         "<p><em>Select all that apply.</em></p>" if question.type.value == "multiple_choice" else ""
     )
     return f'{hint}<ol class="options">{options}</ol>'
 
 
-def card_front(question: Question) -> str:
+def card_front(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) -> str:
     front = markdown_to_html(question.prompt)
     if isinstance(question, ChoiceQuestion):
-        front += _choice_front(question)
+        front += _choice_front(question, order)
     elif isinstance(question, TrueFalseQuestion):
         front += "<p><em>True or false?</em></p>"
     elif isinstance(question, NumericQuestion) and question.answer.unit:
         front += f"<p><em>Answer in {inline_html(question.answer.unit)}.</em></p>"
     elif isinstance(question, OrderingQuestion):
-        order = shuffled_order(question.id, len(question.steps))
-        steps = "".join(f"<li>{inline_html(question.steps[i].text)}</li>" for i in order)
+        shown = order.of(question)  # never the key's order, even with --no-shuffle
+        steps = "".join(f"<li>{inline_html(question.steps[i].text)}</li>" for i in shown)
         front += f'<p><em>Put these in order:</em></p><ul class="steps">{steps}</ul>'
     return front
 
@@ -107,9 +99,9 @@ def _numeric_key(question: NumericQuestion, derived: Mapping[str, object] | None
     return inline_html(f"`{a.from_value}` as computed by `{where}`")
 
 
-def _choice_back(question: ChoiceQuestion) -> list[str]:
+def _choice_back(question: ChoiceQuestion, order: ExportOrder) -> list[str]:
     """The correct options, then the others that have a why, each under its front number."""
-    numbered = numbered_choices(question)
+    numbered = numbered_choices(question, order)
     label = "Correct" if len(question.correct_indices) == 1 else "Correct (all of)"
     right = "".join(
         f'<li value="{n}"><span class="correct">{inline_html(c.text)}</span>{_why(c.why)}</li>'
@@ -127,10 +119,14 @@ def _choice_back(question: ChoiceQuestion) -> list[str]:
     return parts
 
 
-def card_back(question: Question, derived: Mapping[str, object] | None = None) -> str:
+def card_back(
+    question: Question,
+    derived: Mapping[str, object] | None = None,
+    order: ExportOrder = DEFAULT_EXPORT_ORDER,
+) -> str:
     parts: list[str] = []
     if isinstance(question, ChoiceQuestion):
-        parts.extend(_choice_back(question))
+        parts.extend(_choice_back(question, order))
     elif isinstance(question, TrueFalseQuestion):
         answer = "True" if question.answer else "False"
         parts.append(f'<p class="correct">{answer}</p>')
@@ -160,5 +156,4 @@ __all__ = [
     "card_front",
     "choice_order",
     "numbered_choices",
-    "shuffled_order",
 ]

@@ -43,6 +43,7 @@ from typing import Any
 from quizapp.authoring.anki_cards import anki_variant, card_back, card_front
 from quizapp.authoring.anki_html import markdown_to_html
 from quizapp.authoring.output_file import check_output, write_output
+from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
 from quizapp.bank.model import Deck, NumericQuestion, Question
 
 ANKI_MODEL_ID = 1_607_392_319  # fixed forever: re-exports must reuse the same note type
@@ -245,6 +246,7 @@ def _plan(
     shown: Sequence[tuple[Deck, list[Question]]],
     derived: Mapping[str, Mapping[str, object]],
     previous: Mapping[str, PreviousNote],
+    order: ExportOrder,
 ) -> tuple[list[_PlannedNote], int, int]:
     """Every note with its time and position; and how many are new and changed."""
     planned: list[_PlannedNote] = []
@@ -253,7 +255,8 @@ def _plan(
     position = itertools.count(1)
     for deck, questions in shown:
         for question in questions:
-            fields = [card_front(question), card_back(question, derived.get(question.id))]
+            back = card_back(question, derived.get(question.id), order)
+            fields = [card_front(question, order), back]
             fields.append(question.id)
             content = note_content(fields, question.tags)
             before = previous.get(anki_guid(question.id))
@@ -281,12 +284,14 @@ def write_anki_package(
     replace: bool = False,
     previous: str | Path | None = None,
     use_cache: bool = True,
+    order: ExportOrder = DEFAULT_EXPORT_ORDER,
 ) -> AnkiSummary:
     """Write the decks' questions to an .apkg at `out`, by the rules of
     `quizapp.authoring.output_file` (`replace` allows replacing a regular file), comparing
     with the `previous` package if given. Keys taken `from:` a computation are computed unless
     `evaluate` is False, reusing stored results unless `use_cache` is False. Raises
-    OutputError or PreviousPackageError."""
+    OutputError or PreviousPackageError. `order` fixes the options' order on the fronts.
+    """
     import genanki
 
     check_output(out, replace=replace)  # before the work, not only after it
@@ -301,7 +306,7 @@ def write_anki_package(
     shown = [(deck, [anki_variant(q) for q in deck.questions]) for deck in decks]
     every = [q for _, qs in shown for q in qs]
     derived = derived_values(every, use_cache=use_cache) if evaluate else {}
-    planned, new, changed = _plan(shown, derived, earlier)
+    planned, new, changed = _plan(shown, derived, earlier, order)
     anki_decks = []
     for deck in decks:
         anki_deck = genanki.Deck(

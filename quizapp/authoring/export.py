@@ -1,5 +1,12 @@
 """`quizapp export`: a bank as CSV, JSON or an Anki package.
 
+Every format lists a choice question's options shuffled (`ExportOrder`,
+quizapp/bank/display_order.py): a file read in written order would put the key where the
+author wrote it, a cue a student learns. The order is seeded by the question id (and
+`--seed N`), so exporting again writes the same file; `--no-shuffle` keeps the file's order
+for authoring round trips. Steps stay in the key's order in CSV and JSON (there the order IS
+the key) and are shuffled, never solved, on an Anki card's front.
+
 CSV
     The columns `quizapp import` reads (see `quizapp.authoring.csv_import`), one row per
     question, so an export imports back to the same questions. A cell a spreadsheet would run
@@ -62,6 +69,7 @@ from quizapp.authoring.anki_package import (
 )
 from quizapp.authoring.csv_cells import guard_cell
 from quizapp.authoring.expect_cell import format_expect_cell
+from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
 from quizapp.bank.model import (
     Bank,
     ChoiceQuestion,
@@ -148,8 +156,9 @@ def _compute_mapping(compute: ComputeSpec) -> dict[str, Any]:
 # -- JSON -------------------------------------------------------------------------------------
 
 
-def question_json(question: Question) -> dict[str, Any]:
-    """The stable JSON object of one question (see the module docstring)."""
+def question_json(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) -> dict[str, Any]:
+    """The stable JSON object of one question (see the module docstring); its options in
+    `order`'s order, each with its `correct`, its steps in the key's order."""
     out: dict[str, Any] = {
         "id": question.id,
         "type": question.type.value,
@@ -164,9 +173,8 @@ def question_json(question: Question) -> dict[str, Any]:
         "vary": {name: list(values) for name, values in question.vary.items()},
     }
     if isinstance(question, ChoiceQuestion):
-        out["choices"] = [
-            {"text": c.text, "correct": c.correct, "why": c.why} for c in question.choices
-        ]
+        choices = [question.choices[i] for i in order.of_choices(question)]
+        out["choices"] = [{"text": c.text, "correct": c.correct, "why": c.why} for c in choices]
         out["shuffle"] = question.shuffle
     elif isinstance(question, TrueFalseQuestion):
         out |= {"answer": question.answer, "why_true": question.why_true}
@@ -240,10 +248,14 @@ def deck_json(deck: Deck) -> dict[str, Any]:
     }
 
 
-def export_json(questions: Iterable[Question], decks: Iterable[Deck] = ()) -> str:
+def export_json(
+    questions: Iterable[Question],
+    decks: Iterable[Deck] = (),
+    order: ExportOrder = DEFAULT_EXPORT_ORDER,
+) -> str:
     """The JSON document: the version, the metadata of the `decks` the questions belong to
     (in the order given), and the questions."""
-    objects = [question_json(q) for q in questions]
+    objects = [question_json(q, order) for q in questions]
     used = {obj["deck"] for obj in objects}
     document = {
         "format": JSON_FORMAT_VERSION,
@@ -311,8 +323,9 @@ def format_vary(vary: Mapping[str, Sequence[object]]) -> str:
     )
 
 
-def question_row(question: Question) -> dict[str, str]:
-    """The CSV cells of one question (the importer's columns; empty cells left out)."""
+def question_row(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) -> dict[str, str]:
+    """The CSV cells of one question (the importer's columns; empty cells left out); its
+    options in `order`'s order, `correct` numbering them as written, its steps as the key."""
     from quizapp.authoring.csv_import import COLUMNS
 
     row = dict.fromkeys(COLUMNS, "")
@@ -330,10 +343,11 @@ def question_row(question: Question) -> dict[str, str]:
         "expect": format_expect_cell(question.compute.expect) if question.compute else "",
     }
     if isinstance(question, ChoiceQuestion):
-        row["choices"] = join_items([c.text for c in question.choices])
-        row["correct"] = ";".join(str(i + 1) for i in sorted(question.correct_indices))
-        if any(c.why is not None for c in question.choices):
-            row["whys"] = join_items([c.why or "" for c in question.choices])
+        choices = [question.choices[i] for i in order.of_choices(question)]
+        row["choices"] = join_items([c.text for c in choices])
+        row["correct"] = ";".join(str(n) for n, c in enumerate(choices, 1) if c.correct)
+        if any(c.why is not None for c in choices):
+            row["whys"] = join_items([c.why or "" for c in choices])
         if not question.shuffle:
             row["shuffle"] = "false"
     elif isinstance(question, TrueFalseQuestion):
@@ -360,7 +374,7 @@ def question_row(question: Question) -> dict[str, str]:
     return row
 
 
-def export_csv(questions: Iterable[Question]) -> str:
+def export_csv(questions: Iterable[Question], order: ExportOrder = DEFAULT_EXPORT_ORDER) -> str:
     """The questions as CSV, every cell a spreadsheet could run as a formula guarded with a
     leading `'` (see `quizapp.authoring.csv_cells`; the importer takes it off again)."""
     from quizapp.authoring.csv_import import COLUMNS
@@ -369,7 +383,7 @@ def export_csv(questions: Iterable[Question]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     for question in questions:
-        writer.writerow({k: guard_cell(v) for k, v in question_row(question).items()})
+        writer.writerow({k: guard_cell(v) for k, v in question_row(question, order).items()})
     return buffer.getvalue()
 
 

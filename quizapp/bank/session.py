@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from quizapp.bank.display_order import display_order, session_seed_text
 from quizapp.bank.grading import Grade
-from quizapp.bank.model import ChoiceQuestion, OrderingQuestion, Question
+from quizapp.bank.model import Question
 from quizapp.bank.variants import pick
 
 # How an answer came in its session, recorded with it (the forecast counts only unaided first
@@ -20,11 +21,18 @@ AIDED = "aided"  # asked again after its answer was shown and taken back (undo)
 @dataclass(frozen=True)
 class SessionOptions:
     length: int | None = None  # None: every selected question
+    # The order of the QUESTIONS only (the home screen's Shuffle switch; a drill keeps its
+    # queue's order). Each question's options are shuffled whatever this says.
     shuffle: bool = True
-    seed: int | None = None  # None: a fresh order each session
-    # Options and steps shuffle with the questions unless said otherwise: a drill keeps its
-    # queue's order but still shuffles each question's options.
-    shuffle_choices: bool | None = None
+    seed: int | None = None  # None: a fresh seed, so a fresh order, each session
+    # False only for the authoring aid `--no-shuffle`: the options as the file writes them.
+    # Never a student's default: where the author wrote the key would be a cue
+    # (quizapp/bank/display_order.py).
+    shuffle_options: bool = True
+
+
+def new_session_seed() -> int:
+    return random.SystemRandom().randrange(2**63)
 
 
 @dataclass
@@ -51,6 +59,10 @@ class QuizSession:
     title: str = "Session"
     kind: str = "quiz"  # quiz or drill: recorded with each answer
     rng: random.Random = field(default_factory=random.Random)
+    # Each card's display order is drawn from this seed and its id (display_order.py): the
+    # same card shows the same order all session long, another session shows another.
+    seed: int | str = field(default_factory=new_session_seed)
+    shuffle_options: bool = True
     attempts: list[Attempt] = field(default_factory=list)
     # Per question, the order its options or steps are shown in (indices into the file's order).
     display_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -66,7 +78,10 @@ class QuizSession:
         title: str = "Session",
         kind: str = "quiz",
     ) -> QuizSession:
-        rng = random.Random(options.seed)
+        seed = options.seed if options.seed is not None else new_session_seed()
+        # The questions' order and variants come from their own generator, so the options'
+        # orders (per card, from the seed) do not depend on how many questions were drawn.
+        rng = random.Random(seed)
         chosen = list(questions)
         if options.shuffle:
             rng.shuffle(chosen)
@@ -75,27 +90,23 @@ class QuizSession:
         # A parameterized question shows a fresh variant each session (its id, and so its
         # review history, stays one card).
         chosen = [pick(question, rng) for question in chosen]
-        session = cls(questions=chosen, title=title, kind=kind, rng=rng)
+        session = cls(
+            questions=chosen,
+            title=title,
+            kind=kind,
+            rng=rng,
+            seed=seed,
+            shuffle_options=options.shuffle_options,
+        )
         for question in chosen:
-            shuffle_choices = (
-                options.shuffle if options.shuffle_choices is None else options.shuffle_choices
-            )
-            session.display_orders[question.id] = session._display_order(question, shuffle_choices)
+            session.display_orders[question.id] = session.display_order_of(question)
         return session
 
-    def _display_order(self, question: Question, shuffle: bool) -> tuple[int, ...]:
-        if isinstance(question, OrderingQuestion):
-            order = list(range(len(question.steps)))
-            # Never show an ordering question already solved: that would grade a non-answer.
-            while order == sorted(order) and len(order) > 1:
-                self.rng.shuffle(order)
-            return tuple(order)
-        if isinstance(question, ChoiceQuestion):
-            order = list(range(len(question.choices)))
-            if shuffle and question.shuffle:
-                self.rng.shuffle(order)
-            return tuple(order)
-        return ()
+    def display_order_of(self, question: Question) -> tuple[int, ...]:
+        """The order this session shows the question's options or steps in: the same each time
+        it is asked. An ordering question is never shown solved, even with --no-shuffle."""
+        seed_text = session_seed_text(self.seed, question.id)
+        return display_order(question, seed_text, shuffle=self.shuffle_options)
 
     @property
     def index(self) -> int:
@@ -155,7 +166,7 @@ class QuizSession:
     def ask_next(self, question: Question) -> None:
         """Ask `question` (again) now: a drill's learning card that has come due."""
         self.questions.insert(self.index, question)
-        self.display_orders.setdefault(question.id, self._display_order(question, True))
+        self.display_orders.setdefault(question.id, self.display_order_of(question))
 
     @property
     def total(self) -> int:

@@ -18,6 +18,7 @@ from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, ru
 from quizapp.cli.class_report import add_class_command, run_class_report
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
+from quizapp.cli.options import NO_SHUFFLE_HELP
 from quizapp.cli.preview import add_preview_command, run_preview
 from quizapp.cli.serve import add_serve_command, run_serve
 
@@ -109,7 +110,7 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
     group.add_argument(
         "--length", type=int, metavar="N", help="questions per session (default all)", **extra
     )
-    group.add_argument("--no-shuffle", action="store_true", help="ask in the bank's order", **extra)
+    group.add_argument("--no-shuffle", action="store_true", help=NO_SHUFFLE_HELP, **extra)
 
 
 def add_scheduling_options(
@@ -454,7 +455,7 @@ def _checked_app_options(
     after saying in one line why they cannot be used."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.history_option import LocationProblem, history_location
-    from quizapp.cli.options import display_option_problem
+    from quizapp.cli.options import display_option_problem, no_shuffle_problem
 
     _fill_app_defaults(args)
     settings = _settings_or_problem()
@@ -471,6 +472,7 @@ def _checked_app_options(
         settings = replace(settings, exam_date=args.exam_date)
 
     problem = display_option_problem(args.device, args.theme)
+    problem = problem or no_shuffle_problem(args.command, args.no_shuffle)
     if problem:
         return _usage_error(problem)
     if args.length is not None and args.length < 1:

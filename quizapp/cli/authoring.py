@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli.export_order import EXPORT_ORDER_EPILOG, add_export_order_options, export_order
 
 AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
 _TYPES = ("single_choice", "multiple_choice", "true_false", "numeric", "ordering", "flashcard")
@@ -58,7 +59,7 @@ links are not followed: a link at FILE is refused, live or dangling (the rename 
 replace the link, not its target), and so are folders, devices, FIFOs and sockets, even
 with --force."""
 _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
-_EXPORT_EPILOG += "\n" + _OUT_RULES + "\n"
+_EXPORT_EPILOG += "\n" + EXPORT_ORDER_EPILOG + "\n\n" + _OUT_RULES + "\n"
 # Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
 IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
 _FROM_HELP = (
@@ -200,6 +201,7 @@ def add_authoring_commands(
         action="store_true",
         help="anki: do not run computations for keys written as `from:` (no torch import)",
     )
+    add_export_order_options(export)
     export.add_argument(
         "--no-cache",
         action="store_true",
@@ -473,10 +475,11 @@ def _export(args: argparse.Namespace) -> int:
         except PreviousPackageError as exc:
             return _error("export", f"--previous {exc}")
     else:
+        order = export_order(args)
         if args.format == "csv":
-            data = ex.csv_file_bytes(ex.export_csv(questions), bom=not args.no_bom)
+            data = ex.csv_file_bytes(ex.export_csv(questions, order), bom=not args.no_bom)
         else:
-            data = ex.export_json(questions, bank.decks).encode("utf-8")
+            data = ex.export_json(questions, bank.decks, order).encode("utf-8")
         if out is None:
             _write_stdout(data)
         else:
@@ -528,6 +531,7 @@ def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
         replace=args.force,
         previous=previous,
         use_cache=not args.no_cache,
+        order=export_order(args),
     )
     summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
     if written.previous is not None:

@@ -1,8 +1,9 @@
 """`quizapp preview ID|FILE ...`: open the app on just those questions, for an instructor.
 
 Ids are looked up across the bank (the bundled one and --bank paths); files and folders are
-loaded as they are. The session keeps the given order, is never recorded in the review
-history, and the files stay watched: save one and ctrl+r shows the new version.
+loaded as they are. The session keeps the given order (the options shuffled as a student
+sees them, unless --no-shuffle), is never recorded in the review history, and the files stay
+watched: save one and ctrl+r shows the new version.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import difflib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from quizapp.cli.options import NO_SHUFFLE_HELP
 
 if TYPE_CHECKING:
     from quizapp.bank import Bank
@@ -34,7 +37,8 @@ def add_preview_command(
         "preview",
         help="try out chosen questions or bank files, with live reload",
         description="Open the app on just these questions, in this order, with their feedback "
-        "and computations; nothing is recorded. An ID is looked up across the bank (bundled "
+        "and computations; nothing is recorded. Their options are shuffled as a student sees "
+        "them (--no-shuffle: as the file writes them). An ID is looked up across the bank (bundled "
         "and --bank); a FILE or folder is loaded as it is. The files are watched: save one "
         "and press ctrl+r to see the new version.",
     )
@@ -63,6 +67,9 @@ def add_preview_command(
     )
     preview.add_argument("--device", default=suppress, help="auto, cpu, cuda or mps (default auto)")
     preview.add_argument("--theme", metavar="NAME", default=suppress, help="a Textual theme")
+    preview.add_argument(
+        "--no-shuffle", action="store_true", default=suppress, help=NO_SHUFFLE_HELP
+    )
     return preview
 
 
@@ -130,7 +137,8 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
         bank_paths=tuple(paths),
         device=device,
         theme=theme,
-        shuffle=False,
+        # The questions keep the order given; the options are shuffled unless --no-shuffle.
+        shuffle=not getattr(args, "no_shuffle", False),
     )
     return bank, options
 

@@ -127,7 +127,6 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
         device=args.device,
         theme=args.theme,
         length=args.length,
-        no_shuffle=args.no_shuffle,
         default_parameters=args.default_parameters,
     )
     try:

@@ -111,7 +111,8 @@ def sample_exam(decks: Sequence[Deck], questions: int, seed: int | None = None) 
 
     Decks are taken in id order (so the load order of the files does not matter); each
     deck's draw and the final shuffle use one random.Random(seed). Options and ordering
-    steps are scrambled from the same generator (as a quiz session does).
+    steps are scrambled per card from a session seed drawn from it (as a quiz session does),
+    always: no option turns that off for an exam.
     """
     if questions < 1:
         raise ValueError(f"an exam needs at least one question, not {questions}")

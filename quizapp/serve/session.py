@@ -11,7 +11,9 @@ import quizapp
 
 @dataclass(frozen=True)
 class SessionOptions:
-    """The app options `quizapp serve` passes through to every session, as given."""
+    """The app options `quizapp serve` passes through to every session, as given.
+
+    Not --no-shuffle: an authoring aid, never a student's session (serve refuses it)."""
 
     bank: tuple[str, ...] = ()
     no_default_bank: bool = False
@@ -20,7 +22,6 @@ class SessionOptions:
     device: str = "auto"
     theme: str | None = None
     length: int | None = None
-    no_shuffle: bool = False
     default_parameters: bool = False
 
 
@@ -44,8 +45,6 @@ def session_argv(options: SessionOptions) -> list[str]:
         argv.append(f"--theme={options.theme}")
     if options.length is not None:
         argv.append(f"--length={options.length}")
-    if options.no_shuffle:
-        argv.append("--no-shuffle")
     if options.default_parameters:
         argv.append("--default-parameters")
     return argv

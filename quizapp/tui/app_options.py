@@ -22,6 +22,8 @@ class AppOptions:
     device: str = "auto"
     theme: str | None = None
     length: int | None = None
+    # False: the authoring aid --no-shuffle, questions and options in the bank's file order.
+    # The home screen's Shuffle switch starts from it and orders the questions only.
     shuffle: bool = True
     seed: int | None = None
     warm_up: bool = True  # tests may turn the torch warm-up off

@@ -78,7 +78,7 @@ def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
         SessionOptions(
             length=app.options.length,
             shuffle=False,  # the queue's order: due cards first
-            shuffle_choices=app.options.shuffle,
+            shuffle_options=app.options.shuffle,  # off only with --no-shuffle
             seed=app.options.seed,
         ),
         kind="drill",

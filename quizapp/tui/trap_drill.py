@@ -74,7 +74,7 @@ def start_trap_drill(app: QuizApp) -> None:
         SessionOptions(
             length=app.options.length,
             shuffle=False,  # the traps fallen for most recently first
-            shuffle_choices=app.options.shuffle,
+            shuffle_options=app.options.shuffle,  # off only with --no-shuffle
             seed=app.options.seed,
         ),
         title=f"Trap drill: {len(chosen)} question{'s' if len(chosen) != 1 else ''}",

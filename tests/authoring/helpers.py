@@ -39,6 +39,15 @@ def comparable(question: Question) -> dict[str, object]:
     return {"class": type(question).__name__, **fields}
 
 
+def comparable_any_option_order(question: Question) -> dict[str, object]:
+    """`comparable`, with the options as a set: what a shuffled export keeps (the steps'
+    order is the key, so it still counts)."""
+    fields = comparable(question)
+    if "choices" in fields:
+        fields["choices"] = sorted(fields["choices"], key=repr)
+    return fields
+
+
 def query_apkg(path: Path, scratch: Path, *queries: str) -> list[list[tuple]]:
     """The rows each SQL query finds in an .apkg's collection (a valid zip holding one)."""
     with zipfile.ZipFile(path) as archive:

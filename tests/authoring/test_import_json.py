@@ -10,7 +10,7 @@ import pytest
 from quizapp.authoring.export import export_json
 from quizapp.bank import bundled_bank_path, load_bank, load_file
 from quizapp.bank.model import Deck
-from tests.authoring.helpers import cli, comparable
+from tests.authoring.helpers import cli, comparable, comparable_any_option_order
 
 EVERY_TYPE = Path(__file__).parent / "data" / "every_type.yaml"
 
@@ -38,7 +38,10 @@ def test_the_bundled_bank_round_trips_through_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     exported = tmp_path / "bank.json"
-    code, _, stderr = cli(capsys, "export", "--format", "json", "--out", str(exported))
+    # --no-shuffle: the authoring round trip, every option back where the file wrote it.
+    code, _, stderr = cli(
+        capsys, "export", "--format", "json", "--no-shuffle", "--out", str(exported)
+    )
     assert code == 0, stderr
     folder = tmp_path / "decks"
     folder.mkdir()
@@ -71,7 +74,10 @@ def test_one_deck_round_trips_every_field(
     back, diagnostics = load_file(out)
     assert back is not None and not [d for d in diagnostics if d.severity == "error"]
     assert deck_fields(back) == deck_fields(deck)
-    assert [comparable(q) for q in back.questions] == [comparable(q) for q in deck.questions]
+    # Exported shuffled (the default): every field back, the options in another order.
+    assert [comparable_any_option_order(q) for q in back.questions] == [
+        comparable_any_option_order(q) for q in deck.questions
+    ]
     # The question whose topic differs from the deck's keeps it; the others do not repeat it.
     text = out.read_text(encoding="utf-8")
     assert text.count("    topic: ") == sum(q.topic != deck.topic for q in deck.questions)

@@ -75,16 +75,48 @@ def test_undo_takes_back_the_latest_action_answer_or_skip() -> None:
     assert QuizSession.start([], SessionOptions()).undo() is None
 
 
-def test_a_drill_keeps_its_order_but_shuffles_options() -> None:
+def test_options_are_shuffled_whatever_the_question_order() -> None:
+    """The Shuffle switch (and a drill's queue) orders the questions only."""
     qs = questions()
     orders = set()
     for seed in range(20):
-        session = QuizSession.start(
-            qs, SessionOptions(shuffle=False, shuffle_choices=True, seed=seed)
-        )
+        session = QuizSession.start(qs, SessionOptions(shuffle=False, seed=seed))
         assert [q.id for q in session.questions] == [q.id for q in qs]
         orders.add(session.display_orders["t-multi"])
     assert len(orders) > 1  # t-multi's three options come in more than one order
+
+
+def test_a_fixed_seed_gives_the_same_option_orders_and_two_sessions_differ() -> None:
+    qs = questions()
+    first = QuizSession.start(qs, SessionOptions(seed=11))
+    again = QuizSession.start(list(reversed(qs)), SessionOptions(seed=11, shuffle=False))
+    # Per card: the same seed shows each card the same way, whatever else the session holds.
+    assert first.display_orders == again.display_orders
+    orders = {QuizSession.start(qs).display_orders["t-multi"] for _ in range(30)}
+    assert len(orders) > 1  # unseeded sessions each draw their own seed
+
+
+def test_a_card_asked_again_in_the_session_shows_the_order_it_first_showed() -> None:
+    for seed in range(10):
+        session = QuizSession.start(questions(), SessionOptions(seed=seed))
+        multi = next(q for q in session.questions if q.id == "t-multi")
+        shown = session.display_orders[multi.id]
+        del session.display_orders[multi.id]  # as if never shown: drawn again from the seed
+        session.ask_next(multi)
+        assert session.display_orders[multi.id] == shown
+
+
+def test_no_shuffle_the_authoring_aid_keeps_the_options_as_written_but_not_the_steps() -> None:
+    for seed in range(10):
+        session = QuizSession.start(
+            questions(), SessionOptions(shuffle=False, shuffle_options=False, seed=seed)
+        )
+        for q in session.questions:
+            order = session.display_orders[q.id]
+            if isinstance(q, OrderingQuestion):
+                assert order != tuple(range(len(q.steps)))
+            else:
+                assert order == tuple(range(len(order)))
 
 
 def test_a_question_asked_again_counts_and_goes_with_the_answer_that_brought_it() -> None:

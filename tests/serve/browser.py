@@ -11,6 +11,7 @@ buffer API (`buffer.active.getLine(row).translateToString()`).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -128,6 +129,20 @@ def choose(page, option: int, seconds: float = 60) -> None:
         except AssertionError:
             if time.monotonic() > deadline:
                 raise
+
+
+def option_number(page, text: str, seconds: float = 60) -> int:
+    """The number the option starting `text` is shown under: options are shuffled in every
+    served session, so a test picks the right one by its words, as a student does."""
+    deadline = time.monotonic() + seconds
+    while True:
+        for line in screen_text(page).splitlines():
+            shown = re.search(r"(\d+)\. \(.\) (.*)", line)
+            if shown and shown.group(2).startswith(text):
+                return int(shown.group(1))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no option {text!r} on the screen:\n{screen_text(page)}")
+        time.sleep(0.1)  # how often to look, not how long to wait
 
 
 def wait_until(condition, seconds: float, what: str) -> None:

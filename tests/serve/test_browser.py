@@ -13,6 +13,7 @@ from tests.serve.browser import (
     choose,
     is_running,
     open_app,
+    option_number,
     press,
     screen_text,
     served_app,
@@ -23,8 +24,10 @@ from tests.serve.browser import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HOME = "Multi-head attention"  # the first deck, on the home screen
-FIRST_QUESTION = "Multi-head attention exists primarily to"  # its first option is right
+FIRST_QUESTION = "Multi-head attention exists primarily to"
+FIRST_KEY = "Let the model attend to multiple"  # the right option's first words
 SECOND_QUESTION = "Why is a single attention head not enough"
+SECOND_KEY = "One attention pattern per token"
 # The lab's panel needs torch, which each app process loads after its first screen: slow on a
 # busy machine, so the deadline is long (it costs nothing when the lab is quick).
 LAB_SECONDS = 180
@@ -32,17 +35,18 @@ LAB_RESULT = "done in "  # said only of a result computed live, in this app proc
 
 
 def test_a_student_session_in_the_browser(browser, tmp_path: Path) -> None:
-    with served_app(tmp_path, "--no-shuffle", "--length", "3") as served:
+    with served_app(tmp_path, "--length", "3") as served:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = open_app(context, served.url)
         home = wait_for_text(page, HOME)
         assert "Positional encoding" in home
         (app_pid,) = served.app_pids()
 
-        press(page, "Enter")  # the highlighted deck
+        # The Shuffle switch off: the questions in the deck's order, their options still shuffled.
+        press(page, "s", "Enter")  # the highlighted deck
         wait_for_text(page, "Question 1 of 3")
         wait_for_text(page, FIRST_QUESTION)
-        choose(page, 1)
+        choose(page, option_number(page, FIRST_KEY))
         press(page, "Enter")
         wait_for_text(page, "✓ Correct")
         wait_for_text(page, "lab ·")
@@ -55,7 +59,7 @@ def test_a_student_session_in_the_browser(browser, tmp_path: Path) -> None:
         wait_for_text(page, "Question 2 of 3")
         wait_for_text(page, SECOND_QUESTION)
         assert "Score 1/1" in screen_text(page)
-        choose(page, 1)
+        choose(page, option_number(page, SECOND_KEY))
         press(page, "Enter")
         wait_for_text(page, "Score 1/2", "Score 2/2")
         # Closed as soon as the feedback shows: the answer was committed as it was given.
@@ -70,7 +74,7 @@ def test_ten_tabs_at_once_and_an_eleventh_turned_away(browser, tmp_path: Path) -
     context = browser.new_context(viewport={"width": 1024, "height": 700})
     # Stopped with a Ctrl+C (SIGINT) while half the tabs are open: it ends their processes.
     with served_app(
-        tmp_path, "--no-shuffle", "--length", "1", "--max-sessions", str(tabs), stop=signal.SIGINT
+        tmp_path, "--length", "1", "--max-sessions", str(tabs), stop=signal.SIGINT
     ) as served:
         pages = [open_app(context, served.url) for _ in range(tabs)]
         for page in pages:
@@ -85,10 +89,10 @@ def test_ten_tabs_at_once_and_an_eleventh_turned_away(browser, tmp_path: Path) -
         extra.close()
 
         for page in pages:
-            press(page, "Enter")
+            press(page, "s", "Enter")  # the deck's order: its first question
         for page in pages:
             wait_for_text(page, FIRST_QUESTION, seconds=120)
-            choose(page, 1)
+            choose(page, option_number(page, FIRST_KEY))
             press(page, "Enter")
         for page in pages:
             wait_for_text(page, "✓ Correct", seconds=120)

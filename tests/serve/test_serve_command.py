@@ -29,7 +29,6 @@ def test_a_session_runs_the_app_with_the_options_given_even_hostile_paths(tmp_pa
         device="cpu",
         theme="nord",
         length=3,
-        no_shuffle=True,
         default_parameters=True,
     )
     argv = session_argv(options)
@@ -38,7 +37,8 @@ def test_a_session_runs_the_app_with_the_options_given_even_hostile_paths(tmp_pa
     assert parsed.command is None  # the app itself
     assert parsed.bank == hostile
     assert (parsed.db, parsed.device, parsed.theme, parsed.length) == ("--db", "cpu", "nord", 3)
-    assert parsed.no_default_bank and parsed.no_shuffle and parsed.default_parameters
+    assert parsed.no_default_bank and parsed.default_parameters
+    assert not parsed.no_shuffle  # an authoring aid: never a student's session
 
 
 def test_the_defaults_pass_nothing_but_the_device() -> None:

@@ -137,3 +137,10 @@ def test_unknown_ids_exit_2_naming_close_ones(argv, code, fragment, capsys) -> N
     result = plan_preview(parse("--no-default-bank", "--bank", str(CORPUS / "good"), *argv))
     assert result == code
     assert fragment in capsys.readouterr().err
+
+
+def test_a_preview_shuffles_the_options_unless_no_shuffle_asks_for_the_files_order() -> None:
+    """The questions keep the order given either way."""
+    good = ("--no-default-bank", "--bank", str(CORPUS / "good"))
+    assert preview_app(*good, "t-multi").options.shuffle
+    assert not preview_app(*good, "--no-shuffle", "t-multi").options.shuffle

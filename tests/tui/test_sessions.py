@@ -90,10 +90,14 @@ async def answer_current(pilot: Pilot, screen: QuizScreen, *, right: bool) -> No
     question = screen.question
     assert question is not None
     qid = question.id
-    if qid == "t-single":
-        await pilot.press("1" if right else "2", "enter")
-    elif qid == "t-multi":
-        await pilot.press(*(("1", "2") if right else ("1",)), "enter")
+    if qid in ("t-single", "t-multi"):
+        # By the numbers the options are shown under: shuffled unless the app was started
+        # with the authoring aid --no-shuffle (AppOptions(shuffle=False)).
+        shown = screen.session.display_orders[qid]
+        keys = [str(shown.index(i) + 1) for i in sorted(question.correct_indices)]
+        if not right:  # a wrong option, or only one of several correct ones
+            keys = keys[:1] if len(keys) > 1 else [wrong(shown, question)]
+        await pilot.press(*keys, "enter")
     elif qid == "t-tf":
         await pilot.press("2" if right else "1", "enter")  # the statement is false
     elif qid.startswith("t-numeric"):
@@ -120,6 +124,11 @@ async def answer_current(pilot: Pilot, screen: QuizScreen, *, right: bool) -> No
     else:  # pragma: no cover - the corpus has no other ids
         raise AssertionError(qid)
     await wait_for(pilot, lambda: screen.state == "answered")
+
+
+def wrong(shown: tuple[int, ...], question) -> str:
+    """The number a wrong option is shown under."""
+    return str(next(n for n, i in enumerate(shown, 1) if i not in question.correct_indices))
 
 
 async def advance_to(pilot: Pilot, screen: QuizScreen, qid: str) -> None:

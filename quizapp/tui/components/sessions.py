@@ -44,8 +44,11 @@ def start_session(
         return
     options = SessionOptions(
         length=length if length is not None else app.options.length,
+        # `shuffle` (the home screen's switch) orders the questions; the options are shuffled
+        # unless the app was started with the authoring aid --no-shuffle.
         shuffle=app.options.shuffle if shuffle is None else shuffle,
         seed=app.options.seed,
+        shuffle_options=app.options.shuffle,
     )
     if title is None:
         if deck_ids:
@@ -71,7 +74,8 @@ def start_session(
 def start_preview(
     app: QuizApp, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
 ) -> None:
-    """A session on just these questions (ids) and files, in order, unshuffled.
+    """A session on just these questions (ids) and files, in the order given; their options
+    shuffled as a student sees them, unless `quizapp preview --no-shuffle` asked for the file's.
 
     Defaults to the targets the app was started with; `from_id` starts at that question.
     """

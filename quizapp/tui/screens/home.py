@@ -45,7 +45,7 @@ class HomeScreen(Screen[None]):
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
         Binding("n", "focus_length", "Length", show=False),
-        Binding("s", "toggle_shuffle", "Shuffle", show=False),
+        Binding("s", "toggle_shuffle", "Shuffle questions", show=False),
         Binding("r", "toggle_reschedule", "Quizzes reschedule", show=False),
         LEAVE_FIELD,  # out of the Questions box or a switch: single keys work again
     ]
@@ -98,7 +98,8 @@ class HomeScreen(Screen[None]):
                         max_length=4,
                     )
                 with Horizontal(classes="option-row"):
-                    yield Label("Shuffle", classes="option-label")
+                    # The questions' order only: options are always shuffled for a student.
+                    yield Label("Shuffle questions", classes="option-label")
                     yield Switch(value=self.initial_shuffle, id="shuffle")
                 with Horizontal(classes="option-row"):
                     yield Label("Quizzes reschedule", classes="option-label")
