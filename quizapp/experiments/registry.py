@@ -454,6 +454,23 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         ),
         rules=(multiple_of("d_model", 8),),
     ),
+    ComputationSpec(
+        name="learned_table_coverage",
+        title="A long input against a learned position table",
+        description="Look up every position of an input in a learned table; count the tokens left without a row.",
+        implementation="quizapp.experiments.lab.positional_encoding_scenarios:learned_table_coverage",
+        args=(
+            Arg("max_positions", "int", 512, "rows in the learned table", minimum=1, maximum=8192),
+            Arg("seq_len", "int", 700, "tokens in the input", minimum=1, maximum=8192),
+            Arg("d_model", "int", 768, "model width", minimum=1, maximum=1024),
+        ),
+        values=(
+            "tokens_past_table",
+            "tokens_with_row",
+            "first_missing_position",
+            "table_params",
+        ),
+    ),
 )
 
 REGISTRY: dict[str, ComputationSpec] = {spec.name: spec for spec in COMPUTATIONS}

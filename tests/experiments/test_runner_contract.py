@@ -26,6 +26,7 @@ SMALL_ARGS: dict[str, dict[str, object]] = {
     "ln_placement": {"n_layers": 2, "d_model": 16},
     "residual_passthrough": {"d_model": 16, "n_tokens": 4},
     "head_parallelism": {"d_model": 64, "seq_len": 16},
+    "learned_table_coverage": {"max_positions": 8, "seq_len": 12, "d_model": 4},
 }
 # Computations that draw random weights or tokens: another seed must give other numbers.
 SEEDED = (
