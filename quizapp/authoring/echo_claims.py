@@ -11,12 +11,16 @@ echo when
   few others (x + 1, x - 1, 2x, -x, 0; the other truth value; other text), aliases of it
   replaced alike (`x == x`, `abs(x) >= 0`).
 
+A claim `a and b` is judged part by part: `two_to_the_n_layers == 32 and ratio < 2.1` is an
+echo in its first part, which checks nothing however true the second is.
+
 The first is decided from the claim and the registry alone (even with `--no-eval`); the
 second needs the values the computation returned, so lint judges it where it judges claims.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 
 from quizapp.bank import Claim, Diagnostic, Question
@@ -35,6 +39,28 @@ def _parsed(claim: Claim) -> ParsedClaim | None:
         return parse_claim(claim.text)
     except ClaimError:
         return None  # the loader reports it
+
+
+def parts(parsed: ParsedClaim) -> list[ParsedClaim]:
+    """The claim's conjuncts (`a and b and c`: three), or the claim itself."""
+    if not (isinstance(parsed.tree, ast.BoolOp) and isinstance(parsed.tree.op, ast.And)):
+        return [parsed]
+    found: list[ParsedClaim] = []
+    for value in parsed.tree.values:
+        segment = ast.get_source_segment(parsed.text, value)
+        try:
+            part = parse_claim(segment) if segment else None
+        except ClaimError:
+            part = None  # a conjunct that is no claim alone (a bare number): judge the whole
+        if part is None:
+            return [parsed]
+        found += parts(part)
+    return found
+
+
+def _what(part: ParsedClaim, claim: Claim) -> str:
+    whole = part.text == " ".join(claim.text.split()) or part.text == claim.text.strip()
+    return f"the claim {claim.text!r}" if whole else f"{part.text!r} in the claim {claim.text!r}"
 
 
 def computed_symbols(parsed: ParsedClaim, spec: ComputationSpec) -> dict[str, list[str]]:
@@ -64,14 +90,15 @@ def static_echoes(question: Question) -> list[Diagnostic]:
         parsed = _parsed(claim)
         if parsed is None or not set(parsed.names) <= set(spec.values):
             continue  # unknown names are reported as such
-        if computed_symbols(parsed, spec):
+        echo = next((p for p in parts(parsed) if not computed_symbols(p, spec)), None)
+        if echo is None:
             continue
         found.append(
             _warning(
                 claim,
-                f"the claim {claim.text!r} reads only {_fixed_names(parsed, spec)}, which "
-                f"{spec.name} does not compute (arguments restated, or constants): it holds "
-                "whatever the computation does. Claim something about a computed value",
+                f"{_what(echo, claim)} reads only {_fixed_names(echo, spec)}, which "
+                f"{spec.name} does not compute (an argument restated, or a constant): it "
+                "holds whatever the computation returns. Claim something about a computed value",
             )
         )
     return found
@@ -107,20 +134,22 @@ def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Dia
         parsed = _parsed(claim)
         if parsed is None or not all(name in values for name in parsed.names):
             continue
-        symbols = computed_symbols(parsed, spec)
-        if not symbols or _holds(parsed, values) is not True:
-            continue  # the static check's, or claim-failed's
-        if _depends(parsed, values, symbols):
-            continue
-        tried = ", ".join(f"`{names[0]}`" for names in symbols.values())
-        found.append(
-            _warning(
-                claim,
-                f"the claim {claim.text!r} holds whatever {tried} is (tried x + 1, 2x, -x, 0 "
-                "and the like): it cannot fail, so it checks nothing. Compare the value with "
-                "what the lesson predicts",
+        for part in parts(parsed):
+            symbols = computed_symbols(part, spec)
+            if not symbols or _holds(part, values) is not True:
+                continue  # the static check's, or claim-failed's
+            if _depends(part, values, symbols):
+                continue
+            tried = ", ".join(f"`{names[0]}`" for names in symbols.values())
+            found.append(
+                _warning(
+                    claim,
+                    f"{_what(part, claim)} holds whatever {tried} is (tried x + 1, 2x, -x, 0 "
+                    "and the like): it cannot fail, so it checks nothing. Compare the value "
+                    "with what the lesson predicts",
+                )
             )
-        )
+            break
     return found
 
 
