@@ -6,73 +6,19 @@ an entry whose code nothing emits. Each entry names a file under tests/bank/corp
 produces it, or carries a small question `example` that does (tests check both).
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
-
-Severity = Literal["error", "warning"]
-# When the problem is found: on every load of a bank (the app, `quizapp lint`), only by
-# `quizapp lint` (it holds compute blocks to the registry), or only when lint runs the
-# computations behind `from:` answers (skipped by `--no-eval`), or by `quizapp lint` reviewing
-# how items are written, across each deck and the whole bank (quizapp/authoring/item_writing.py).
-Stage = Literal["load", "lint", "eval", "review"]
-
-CORPUS_DIR = "tests/bank/corpus/bad"
-
-# The deck a question `example` is wrapped in to make a whole file.
-EXAMPLE_DECK_HEADER = (
-    "deck: {id: example, title: Example, topic: example, domain: Examples, exam_weight: 1}\n"
-    "questions:\n"
+from quizapp.authoring.message_kinds import (
+    COMMON_FIELDS,
+    CORPUS_DIR,
+    EXAMPLE_DECK_HEADER,
+    Message,
+    Severity,
+    Stage,
+    example_choices,
+    example_deck,
+    example_question,
+    example_statement,
 )
-
-
-def example_deck(questions: str) -> str:
-    """A complete deck file around a YAML list of questions (`- id: ...`)."""
-    return EXAMPLE_DECK_HEADER + questions
-
-
-@dataclass(frozen=True)
-class Message:
-    code: str
-    severity: Severity
-    stage: Stage
-    meaning: str  # Markdown: what the problem is and what it does to the bank
-    fix: str  # Markdown: how to make it go away
-    corpus: str | None = None  # a file in CORPUS_DIR that produces this code
-    example: str | None = None  # or: a YAML list of questions that does, see example_deck()
-    eval_timeout: float | None = None  # the `--eval-timeout` the example is linted with
-
-    @property
-    def corpus_path(self) -> str | None:
-        return None if self.corpus is None else f"{CORPUS_DIR}/{self.corpus}"
-
-
-_COMMON = "    prompt: P\n    explanation: E\n    difficulty: easy\n    tags: [t]\n"
-
-
-def example_question(qid: str, qtype: str, prompt: str, body: str) -> str:
-    """One complete question for an example: its own prompt, a computation, `body` after."""
-    return (
-        f"  - id: {qid}\n    type: {qtype}\n    prompt: {prompt}\n    explanation: E\n"
-        f"    difficulty: easy\n    tags: [t]\n"
-        f"    compute: {{name: mha_params, expect: [params_single_head == params_multi_head]}}\n"
-        f"{body}"
-    )
-
-
-def example_choices(*options: str, keys: int = 1) -> str:
-    """A `choices:` list whose first `keys` options are correct."""
-    lines = ["    choices:\n"]
-    for index, text in enumerate(options):
-        correct = " correct: true," if index < keys else ""
-        lines.append(f'      - {{text: "{text}",{correct} why: W}}\n')
-    return "".join(lines)
-
-
-def example_statement(answer: bool) -> str:
-    return f"    answer: {str(answer).lower()}\n    why_true: W\n    why_false: W\n"
-
+from quizapp.authoring.review_messages import REVIEW_MESSAGES
 
 CATALOGUE: tuple[Message, ...] = (
     # -- finding and reading files ----------------------------------------------------------
@@ -372,281 +318,8 @@ CATALOGUE: tuple[Message, ...] = (
         "to the registry and evaluated.",
         "Usually nothing: narrow the `vary:` lists if every variant must be checked.",
     ),
-    # -- item writing: cues a test-wise student can use -------------------------------------
-    Message(
-        "key-longest",
-        "warning",
-        "review",
-        "Across a deck's single-choice items, the key is the strictly longest option far more "
-        "often than chance: with k options the key would be the longest one time in k. A "
-        "student who picks the longest option scores without the content. Lint counts the "
-        "items (those where one option is strictly longest) and warns when a one-sided exact "
-        "test puts the count below a 5% chance, given at least 5 single-choice items. The "
-        'message says how often, e.g. "in 24 of 27 single-choice items (chance: about 7)". '
-        'The decks are also judged together ("across 3 decks") unless each was flagged on '
-        "its own, since a cue spread thin over small decks shows only in the total. It is "
-        "reported at the deck's first question.",
-        "Even out option lengths: trim the key's qualifications, or give the distractors the "
-        "same detail, until the key is the longest option no more often than chance.",
-        example=(
-            example_question(
-                "q-rope",
-                "single_choice",
-                "Where does RoPE act?",
-                example_choices(
-                    "On Q and K in each layer", "On the token embeddings", "On the values"
-                ),
-            )
-            + example_question(
-                "q-ln-axis",
-                "single_choice",
-                "What does LayerNorm normalize over?",
-                example_choices(
-                    "One token's own features", "The batch, per feature", "The sequence"
-                ),
-            )
-            + example_question(
-                "q-head-width",
-                "single_choice",
-                "How wide is each of 8 heads at d_model = 512?",
-                example_choices("64 dimensions per head", "512 dimensions", "8 dimensions"),
-            )
-            + example_question(
-                "q-original-placement",
-                "single_choice",
-                "Which placement did the original Transformer use?",
-                example_choices("Post-LN placement", "Pre-LN placement", "No LayerNorm"),
-            )
-            + example_question(
-                "q-residual-gift",
-                "single_choice",
-                "What do residual connections give gradients?",
-                example_choices(
-                    "A direct path backward", "A normalized scale", "A second optimizer"
-                ),
-            )
-        ),
-    ),
-    Message(
-        "key-much-longer",
-        "warning",
-        "review",
-        "A single-choice key is at least 1.5 times as long as the longest distractor (and at "
-        "least 10 characters longer): its length alone marks it. Reported at the key.",
-        "Shorten the key to the claim itself, or write distractors with the same detail.",
-        example=example_question(
-            "q-key-much-longer",
-            "single_choice",
-            "What does layer normalization normalize?",
-            example_choices(
-                "The activations, each token's vector of features flowing through the network",
-                "The gradients",
-                "The weights",
-            ),
-        ),
-    ),
-    Message(
-        "rationale-in-key",
-        "warning",
-        "review",
-        'Single-choice keys carry their own justification ("...: because ...", "..., so ...", '
-        "a clause after a colon or dash) far more often than distractors do (one-sided "
-        "Fisher's exact test below 5%, given at least 3 such keys). A student learns that "
-        "the option which explains itself is right. Reported at the deck's first question; "
-        "judged across decks too, like `key-longest`.",
-        "Move the reasons into the option's `why` or the `explanation`; write keys as bare "
-        "claims, or give distractors equally plausible reasons.",
-        example=(
-            example_question(
-                "q-why-pe",
-                "single_choice",
-                "Why does a transformer need positional encoding?",
-                example_choices(
-                    "Attention compares content only, so order never enters it",
-                    "To let attention skip the tokens that are far away",
-                    "To keep activations at a stable scale in deep stacks",
-                ),
-            )
-            + example_question(
-                "q-why-residual",
-                "single_choice",
-                "What is the residual connection's main job?",
-                example_choices(
-                    "A path for gradients: they need not cross every layer",
-                    "Keeping activations at mean 0 and variance 1",
-                    "Telling the model where each token sits",
-                ),
-            )
-            + example_question(
-                "q-why-heads",
-                "single_choice",
-                "What lets two heads attend differently to one input?",
-                example_choices(
-                    "Their own projections, because each head learns its own W_q and W_k",
-                    "Each head sees a different subset of the tokens in the sequence",
-                    "Each head is given a different positional encoding than the others",
-                ),
-            )
-        ),
-    ),
-    Message(
-        "key-count-fixed",
-        "warning",
-        "review",
-        "A deck's multiple-choice items (at least 4 of them) always have the same number of "
-        "correct options, or never exactly one, or never all of them. A student who knows "
-        'the pattern ("always two or three") can guess the last box from the others. '
-        "Reported at the deck's first question; judged across decks too, like `key-longest`.",
-        "Vary how many options are correct, from one up to all of them; a question with "
-        "every option correct is a fair test of each.",
-        example=(
-            example_question(
-                "q-mc-ln",
-                "multiple_choice",
-                "Select everything LayerNorm does to one token.",
-                example_choices(
-                    "Subtracts its mean", "Divides by its spread", "Uses batch statistics", keys=2
-                ),
-            )
-            + example_question(
-                "q-mc-pre-ln",
-                "multiple_choice",
-                "Select every true statement about Pre-LN.",
-                example_choices(
-                    "Norm before the sub-layer", "Clean residual path", "Original layout", keys=2
-                ),
-            )
-            + example_question(
-                "q-mc-rope",
-                "multiple_choice",
-                "Select every true statement about RoPE.",
-                example_choices("Rotates Q and K", "Relative in the score", "Rotates V", keys=2),
-            )
-            + example_question(
-                "q-mc-sinusoid",
-                "multiple_choice",
-                "Select every property of sinusoidal encoding.",
-                example_choices(
-                    "No trained parameters", "Added to embeddings", "A learned table", keys=2
-                ),
-            )
-        ),
-    ),
-    Message(
-        "absolute-word-false",
-        "warning",
-        "review",
-        'A false true/false statement contains an absolute word ("always", "never", "only", '
-        '"all", "none", "every", "any", "cannot", "impossible", "guaranteed", "completely", '
-        '"however long", ...), and the deck\'s true statements use such words less often. '
-        "Test-wise students reject absolute statements without knowing the content. When "
-        "true statements are as often absolute as false ones, the word predicts nothing "
-        "and lint says nothing.",
-        'Make the statement false for a reason the student must know ("adding heads improves '
-        'the model at no cost" rather than "always improves"), or write true statements '
-        "that are absolute too.",
-        example=example_question(
-            "q-absolute",
-            "true_false",
-            "Adding heads always improves the model.",
-            example_statement(False),
-        ),
-    ),
-    Message(
-        "hedge-true",
-        "warning",
-        "review",
-        'A deck\'s hedged true/false statements ("usually", "often", "can", "may", '
-        '"typically", "roughly", ...) are true far more often than its plain ones (one-sided '
-        "Fisher's exact test below 5%, given at least 3 hedged true statements): a student "
-        "learns that a careful-sounding statement is true. Reported at the deck's first "
-        "question; judged across decks too, like `key-longest`.",
-        "Write some false statements with hedges and some true ones plainly, so the wording "
-        "carries no hint.",
-        example=(
-            example_question(
-                "q-hedge-1",
-                "true_false",
-                "Some heads can end up doing little.",
-                example_statement(True),
-            )
-            + example_question(
-                "q-hedge-2",
-                "true_false",
-                "Pre-LN is usually the default for deep stacks.",
-                example_statement(True),
-            )
-            + example_question(
-                "q-hedge-3",
-                "true_false",
-                "Total compute is roughly that of one full-width head.",
-                example_statement(True),
-            )
-            + example_question(
-                "q-plain-1", "true_false", "RoPE rotates the values.", example_statement(False)
-            )
-            + example_question(
-                "q-plain-2",
-                "true_false",
-                "LayerNorm uses batch statistics.",
-                example_statement(False),
-            )
-            + example_question(
-                "q-plain-3",
-                "true_false",
-                "Sinusoidal encodings are learned.",
-                example_statement(False),
-            )
-            + example_question(
-                "q-plain-4",
-                "true_false",
-                "The attention formula has a position term.",
-                example_statement(False),
-            )
-        ),
-    ),
-    Message(
-        "all-none-of-the-above",
-        "warning",
-        "review",
-        'An option refers to the others: "all of the above", "none of the above", "both A '
-        'and B". Spotting two correct options gives "all of the above" away, "none of the '
-        'above" tests only what the answer is not, and quizapp shuffles options by default, so '
-        '"above" may be below. Reported at the option.',
-        "Write each option as a claim of its own; when several are right, make the question "
-        "`multiple_choice` and mark each of them correct.",
-        example=example_question(
-            "q-none-above",
-            "single_choice",
-            "Which scheme do most modern LLMs use?",
-            example_choices("RoPE", "Sinusoidal encoding", "None of the above"),
-        ),
-    ),
-    Message(
-        "near-duplicate-stem",
-        "warning",
-        "review",
-        "A question's stem nearly repeats an earlier one's (compared word by word, ignoring "
-        "case and punctuation but not numbers; 90% similar or more). Two such items test the "
-        "same thing twice, or one gives the other away in an exam. Exam items are compared "
-        "with each other and flashcards with each other. Reported at the later question, "
-        "naming the earlier.",
-        "Merge the two, or rewrite one so that it asks something the other does not.",
-        example=(
-            example_question(
-                "q-ln-stats",
-                "flashcard",
-                "Over which numbers does LayerNorm compute its mean and variance?",
-                "    back: One token's features.\n",
-            )
-            + example_question(
-                "q-ln-stats-again",
-                "flashcard",
-                "Over which numbers does LayerNorm compute its mean and its variance?",
-                "    back: The features of one token.\n",
-            )
-        ),
-    ),
+    # -- item writing: cues a test-wise student can use (review_messages.py) ---------------
+    *REVIEW_MESSAGES,
     # -- warnings --------------------------------------------------------------------------------
     Message(
         "no-compute",
@@ -656,7 +329,7 @@ CATALOGUE: tuple[Message, ...] = (
         "The question still loads.",
         "Add a `compute` block naming the computation that demonstrates the point (see "
         "Computations), or accept the warning; `--strict` makes it an error.",
-        example=("  - id: q-no-compute\n    type: flashcard\n" + _COMMON + "    back: B\n"),
+        example=("  - id: q-no-compute\n    type: flashcard\n" + COMMON_FIELDS + "    back: B\n"),
     ),
     Message(
         "no-why",
@@ -667,7 +340,7 @@ CATALOGUE: tuple[Message, ...] = (
         "Write a `why` for every option: why it is right, or which trap it is.",
         example=(
             "  - id: q-no-why\n    type: single_choice\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    compute: {name: mha_params, expect: [head_dim == 64]}\n"
             + "    choices:\n"
             + "      - {text: Right, correct: true, why: Because.}\n"
@@ -684,7 +357,7 @@ CATALOGUE: tuple[Message, ...] = (
         "Use a name from the Computations section below (or `quizapp compute --list`).",
         example=(
             "  - id: q-unknown-computation\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n    compute: {name: mha_param, expect: [head_dim == 64]}\n"
         ),
     ),
@@ -699,7 +372,7 @@ CATALOGUE: tuple[Message, ...] = (
         "arguments with `quizapp compute NAME key=value ...`.",
         example=(
             "  - id: q-bad-argument\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n"
             + "    compute:\n"
             + "      name: mha_params\n"
@@ -718,7 +391,7 @@ CATALOGUE: tuple[Message, ...] = (
         "Computations section).",
         example=(
             "  - id: q-unknown-value\n    type: numeric\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    compute: {name: mha_params, expect: [head_dim == 64]}\n"
             + "    answer: {from: params_total}\n"
         ),
@@ -743,7 +416,7 @@ CATALOGUE: tuple[Message, ...] = (
         "boolean one.",
         example=(
             "  - id: q-bad-derived-answer\n    type: numeric\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    compute: {name: positional_extrapolation, expect: [sinusoidal_defined]}\n"
             + "    answer: {from: learned_message}\n"
         ),
@@ -762,7 +435,7 @@ CATALOGUE: tuple[Message, ...] = (
         "smaller arguments or fewer `vary:` values.",
         example=(
             "  - id: q-eval-budget\n    type: numeric\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    vary: {n_layers: [61, 62, 63, 64]}\n"
             + "    compute:\n      name: variance_drift\n"
             + '      args: {n_layers: "{n_layers}", d_model: 1024, n_tokens: 1024}\n'
@@ -789,7 +462,7 @@ CATALOGUE: tuple[Message, ...] = (
         "comment. Check a claim from the shell with `quizapp compute NAME --expect 'CLAIM'`.",
         example=(
             "  - id: q-bad-claim\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n"
             + "    compute:\n"
             + "      name: mha_params\n"
@@ -808,7 +481,7 @@ CATALOGUE: tuple[Message, ...] = (
         "`- params_single_head == params_multi_head`; see [Claims](#claims-expect).",
         example=(
             "  - id: q-claim-missing\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n    compute: {name: mha_params}\n"
         ),
     ),
@@ -826,7 +499,7 @@ CATALOGUE: tuple[Message, ...] = (
         "key=value ... --expect 'CLAIM'`.",
         example=(
             "  - id: q-claim-failed\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n"
             + "    compute:\n"
             + "      name: mha_params\n"
@@ -847,7 +520,7 @@ CATALOGUE: tuple[Message, ...] = (
         "numeric or true/false values.",
         example=(
             "  - id: q-claim-error\n    type: flashcard\n"
-            + _COMMON
+            + COMMON_FIELDS
             + "    back: B\n"
             + "    compute:\n"
             + "      name: mha_params\n"
