@@ -109,7 +109,9 @@ def perturbations(value: object) -> list[object]:
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int | float):
-        candidates = [value + 1, value - 1, 2 * value, -value, 0 * value, value + 0.5]
+        candidates = [value + 1, value - 1, 2 * value, -value, 0 * value]
+        if isinstance(value, float):
+            candidates.append(value + 0.5)
         return [c for c in dict.fromkeys(candidates) if c != value]
     if isinstance(value, str):
         return [c for c in (value + "~", "", "~") if c != value]
