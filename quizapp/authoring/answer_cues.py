@@ -41,7 +41,7 @@ FAR_BY = 10  # ... and by at least this many characters ("RoPE" vs "ALiBi" is fi
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
-def warning(location: Location, code: str, message: str) -> Diagnostic:
+def cue_warning(location: Location, code: str, message: str) -> Diagnostic:
     return Diagnostic(location.path, location.line, location.column, "warning", code, message)
 
 
@@ -105,7 +105,7 @@ def key_position(items: Sequence[Question], where: Location, scope: str) -> Diag
         QuestionType.TRUE_FALSE: "true/false statements",
     }[items[0].type]
     where_key = "the answer is" if statements else "a key is"
-    return warning(
+    return cue_warning(
         where,
         "key-position",
         f"{scope}: {where_key} {_position_name(position, statements)} in {observed} of "
@@ -132,7 +132,7 @@ def _strictly(pick: Callable[[list[int]], int], name: str) -> Callable[..., Diag
             observed += question.choices[lengths.index(extreme)].correct
         if poisson_binomial_upper_tail(chances, observed) >= SIGNIFICANCE:
             return None
-        return warning(
+        return cue_warning(
             where,
             "length-cue",
             f"{scope}: the key is the {name} option in {observed} of {len(items)} "
@@ -164,7 +164,7 @@ def far_longer_or_shorter(question: ChoiceQuestion) -> list[Diagnostic]:
     else:
         return []
     return [
-        warning(
+        cue_warning(
             key.location or question.location,
             "length-cue",
             f"the key is {length} characters, {relation}: its length gives it away",
@@ -182,7 +182,7 @@ def all_correct(question: ChoiceQuestion) -> list[Diagnostic]:
     if len(question.correct_indices) < len(question.choices):
         return []
     return [
-        warning(
+        cue_warning(
             question.location,
             "all-correct",
             f"all {len(question.choices)} options are correct: ticking everything scores "

@@ -29,7 +29,7 @@ from quizapp.experiments.registry import REGISTRY
 from quizapp.experiments.spec import ComputationSpec
 
 
-def _warning(claim: Claim, message: str) -> Diagnostic:
+def _echo(claim: Claim, message: str) -> Diagnostic:
     where = claim.location
     return Diagnostic(where.path, where.line, where.column, "warning", "echo-claim", message)
 
@@ -94,7 +94,7 @@ def static_echoes(question: Question) -> list[Diagnostic]:
         if echo is None:
             continue
         found.append(
-            _warning(
+            _echo(
                 claim,
                 f"{_what(echo, claim)} reads only {_fixed_names(echo, spec)}, which "
                 f"{spec.name} does not compute (an argument restated, or a constant): it "
@@ -144,7 +144,7 @@ def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Dia
                 continue
             tried = ", ".join(f"`{names[0]}`" for names in symbols.values())
             found.append(
-                _warning(
+                _echo(
                     claim,
                     f"{_what(part, claim)} holds whatever {tried} is (tried x + 1, 2x, -x, 0 "
                     "and the like): it cannot fail, so it checks nothing. Compare the value "

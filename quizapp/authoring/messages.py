@@ -341,7 +341,7 @@ CATALOGUE: tuple[Message, ...] = (
         example=(
             "  - id: q-no-why\n    type: single_choice\n"
             + COMMON_FIELDS
-            + "    compute: {name: mha_params, expect: [head_dim == 64]}\n"
+            + "    compute: {name: mha_params, expect: [params_single_head == params_multi_head]}\n"
             + "    choices:\n"
             + "      - {text: Right, correct: true, why: Because.}\n"
             + "      - {text: Wrong}\n"
@@ -392,7 +392,7 @@ CATALOGUE: tuple[Message, ...] = (
         example=(
             "  - id: q-unknown-value\n    type: numeric\n"
             + COMMON_FIELDS
-            + "    compute: {name: mha_params, expect: [head_dim == 64]}\n"
+            + "    compute: {name: mha_params, expect: [params_single_head == params_multi_head]}\n"
             + "    answer: {from: params_total}\n"
         ),
     ),

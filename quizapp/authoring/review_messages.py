@@ -244,7 +244,7 @@ REVIEW_MESSAGES: tuple[Message, ...] = (
             "q-none-above",
             "single_choice",
             "Which scheme do most modern LLMs use?",
-            example_choices("RoPE", "Sinusoidal encoding", "None of the above"),
+            example_choices("Rotary encoding", "Sinusoidal encoding", "None of the above"),
         ),
     ),
     Message(
