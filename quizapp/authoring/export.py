@@ -19,7 +19,7 @@ JSON
     stable:
 
         id, type, deck (the deck id), topic (effective), difficulty, tags (list),
-        source, prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
+        source, pairs_with (list), prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
         vary ({name: [values]}, {} when the question is not parameterized), and
         single_choice / multiple_choice: choices [{text, correct, why}], shuffle
         true_false:   answer (bool), why_true, why_false

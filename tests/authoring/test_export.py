@@ -75,6 +75,7 @@ COMMON_KEYS = {
     "difficulty",
     "tags",
     "source",
+    "pairs_with",
     "prompt",
     "explanation",
     "compute",
