@@ -63,7 +63,10 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "params_per_head_qkv",
         ),
         rules=(divisible("d_model", "n_heads"),),
-        restated=(("head_dim", "d_model // n_heads"),),
+        restated=(
+            ("head_dim", "d_model // n_heads"),
+            ("params_per_head_qkv", ""),  # 3 × (d_model + bias) × head_dim
+        ),
     ),
     ComputationSpec(
         name="head_split",
@@ -342,7 +345,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "last_layer_grad_residual",
             "plain_first_over_last",
         ),
-        restated=(("baseline_depth", ""),),
+        restated=(("baseline_depth", ""), ("inverse_sqrt_depth_ratio", "")),
     ),
     ComputationSpec(
         name="attention_heads",
