@@ -68,5 +68,3 @@ def example_choices(*options: str, keys: int = 1) -> str:
 
 def example_statement(answer: bool) -> str:
     return f"    answer: {str(answer).lower()}\n    why_true: W\n    why_false: W\n"
-
-
