@@ -111,6 +111,7 @@ def test_declared_values_are_values_and_formulas_read_only_arguments() -> None:
                 assert set(parse_claim(f"{formula} == 0").names) <= arguments, (spec.name, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec", [s for s in COMPUTATIONS if any(f for _, f in s.restated)], ids=lambda s: s.name
 )
