@@ -143,11 +143,19 @@ def computation_markdown(spec: ComputationSpec) -> str:
         rules = "; ".join(describe_rule(rule) for rule in spec.rules)
         lines += [f"Rules: {rules}.", ""]
     values = ", ".join(f"`{value}`" for value in spec.values)
-    lines += [
-        f"Values (for a numeric answer's `from:` and for `expect` claims): {values}.",
-        "",
-        f"Try it: `{_try_it(spec)}`",
+    lines += [f"Values (for a numeric answer's `from:` and for `expect` claims): {values}.", ""]
+    fixed = [
+        f"`{name}`" + (f" (= `{formula}`)" if formula else "") for name, formula in spec.restated
     ]
+    fixed += [f"`{name}` (a constant of the code)" for name in spec.constants]
+    fixed += [f"`{name}` (the same as `{same}`)" for name, same in spec.aliases]
+    if fixed:
+        lines += [
+            f"Not computed: {', '.join(fixed)}. A claim over these alone is an "
+            "[`echo-claim`](#echo-claim).",
+            "",
+        ]
+    lines.append(f"Try it: `{_try_it(spec)}`")
     return "\n".join(lines)
 
 
@@ -189,7 +197,13 @@ def message_markdown(message: Message) -> str:
         timeout = (
             "" if message.eval_timeout is None else f" --eval-timeout {message.eval_timeout:g}"
         )
-        header = f"# lint{timeout}: {message.code}"
+        lessons = ""
+        if message.lesson is not None:
+            lessons = " --lessons"
+            lesson = message.lesson.rstrip("\n")
+            lines += ["", "With this lesson in the `--lessons` folder:", "", "```text", lesson]
+            lines.append("```")
+        header = f"# lint{timeout}{lessons}: {message.code}"
         lines += ["", "Example:", "", "```yaml", header, message.example]
         lines[-1] = lines[-1].rstrip("\n")
         lines.append("```")

@@ -26,7 +26,7 @@ JSON
     stable:
 
         id, type, deck (the deck id), topic (effective), difficulty, tags (list),
-        source, prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
+        source, pairs_with (list), prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
         vary ({name: [values]}, {} when the question is not parameterized), and
         single_choice / multiple_choice: choices [{text, correct, why}], shuffle
         true_false:   answer (bool), why_true, why_false
@@ -104,6 +104,8 @@ def question_mapping(question: Question, deck_topic: str | None = None) -> dict[
         out["topic"] = question.topic
     if question.source is not None:
         out["source"] = question.source
+    if question.pairs_with:
+        out["pairs_with"] = list(question.pairs_with)
     out["prompt"] = question.prompt
     if question.vary:
         out["vary"] = {name: list(values) for name, values in question.vary.items()}
@@ -167,6 +169,7 @@ def question_json(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER)
         "difficulty": question.difficulty.value,
         "tags": list(question.tags),
         "source": question.source,
+        "pairs_with": list(question.pairs_with),
         "prompt": question.prompt,
         "explanation": question.explanation,
         "compute": None if question.compute is None else _compute_json(question.compute),
@@ -212,7 +215,7 @@ def json_to_mapping(obj: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if key == "shuffle" and value is True:
             continue
-        if key in ("traps", "vary") and not value:
+        if key in ("traps", "vary", "pairs_with") and not value:
             continue
         if key == "compute":
             value = {k: v for k, v in value.items() if not (k in ("args", "expect") and not v)}
@@ -338,6 +341,7 @@ def question_row(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) 
         "tags": ";".join(question.tags),
         "topic": question.topic,
         "source": question.source or "",
+        "pairs_with": ";".join(question.pairs_with),
         "compute": format_compute(question.compute),
         "vary": format_vary(question.vary),
         "expect": format_expect_cell(question.compute.expect) if question.compute else "",

@@ -3,12 +3,15 @@
 `quizapp lint` calls `check_item_writing` once, on the loaded bank. Every finding is a
 warning whose code is explained in quizapp/authoring/messages.py:
 
-- per item: `key-much-longer`, `absolute-word-false`, `all-none-of-the-above`, and
-  `near-duplicate-stem` (on the later of two stems, naming the earlier);
-- per deck, at the deck's first question: `key-longest`, `key-count-fixed`, `hedge-true`,
-  `rationale-in-key`. The same check also runs across all the decks it concerns, unless
-  every one of them was flagged already: a cue spread thin over small decks shows only in
-  the total. That finding sits at the bank's first question.
+- per item: `length-cue` (a key far longer or shorter than the distractors), `all-correct`,
+  `absolute-word-false`, `all-none-of-the-above`, `near-duplicate` (on the later of two
+  stems, naming the earlier, unless `pairs_with` marks the pair) and `unknown-pair`;
+- per deck, at the deck's first question: `key-position`, `length-cue`, `key-count-fixed`,
+  `hedge-true`, `rationale-in-key`. The same check also runs across all the decks it
+  concerns, unless every one of them was flagged already: a cue spread thin over small decks
+  shows only in the total. That finding sits at the bank's first question.
+
+Position and length live in answer_cues.py.
 
 The deck checks count against chance with an exact one-sided test (item_statistics.py) and
 stay quiet below a minimum number of items, so a small deck is not flagged for bad luck.
@@ -21,10 +24,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from quizapp.authoring.item_statistics import (
-    hypergeometric_upper_tail,
-    poisson_binomial_upper_tail,
+from quizapp.authoring.answer_cues import (
+    all_correct,
+    far_longer_or_shorter,
+    key_longest,
+    key_position,
+    key_shortest,
 )
+from quizapp.authoring.item_statistics import hypergeometric_upper_tail
 from quizapp.authoring.stem_similarity import near_duplicates
 from quizapp.bank import (
     Bank,
@@ -38,11 +45,8 @@ from quizapp.bank import (
 )
 
 SIGNIFICANCE = 0.05  # one-sided: flag a cue only when chance would give it less than 1 in 20
-MIN_SINGLE_CHOICE = 5  # single-choice items a deck needs before `key-longest` judges it
 MIN_MULTIPLE_CHOICE = 4  # multiple-choice items a deck needs before `key-count-fixed` does
 MIN_CUED = 3  # hedged true statements, or keys with a reason, before those tests judge
-MUCH_LONGER = 1.5  # `key-much-longer`: the key against the longest distractor ...
-MUCH_LONGER_BY = 10  # ... and by at least this many characters ("RoPE" vs "ALiBi" is fine)
 
 _ABSOLUTE = re.compile(
     r"\b(always|never|only|all|none|every|everything|nothing|cannot|can['’]t|impossible"
@@ -79,7 +83,9 @@ def check_item_writing(bank: Bank) -> list[Diagnostic]:
             found += _option_checks(question)
         found += absolute_words_in_false_statements(deck.statements)
     found += _scope_checks(decks)
-    found += near_duplicate_stems([q for deck in bank.decks for q in deck.questions])
+    everything = [q for deck in bank.decks for q in deck.questions]
+    found += near_duplicate_stems(everything)
+    found += unknown_pairs(everything)
     return found
 
 
@@ -110,11 +116,6 @@ def _warning(location: Location, code: str, message: str) -> Diagnostic:
 
 
 # Texts repeat across a bank's checks (and across a generated bank): read each once.
-@functools.lru_cache(maxsize=16384)
-def _length(text: str) -> int:
-    return len(" ".join(text.split()))
-
-
 @functools.lru_cache(maxsize=16384)
 def _argues(text: str) -> bool:
     return _REASON.search(text) is not None
@@ -151,8 +152,8 @@ def _option_checks(question: ChoiceQuestion) -> list[Diagnostic]:
                 )
             )
     if question.type is QuestionType.SINGLE_CHOICE:
-        found += _key_much_longer(question)
-    return found
+        found += far_longer_or_shorter(question)
+    return found + all_correct(question)
 
 
 def _refers_to_other_options(text: str) -> re.Match[str] | None:
@@ -164,22 +165,6 @@ def _refers_to_other_options(text: str) -> re.Match[str] | None:
     if "both" in lowered or "neither" in lowered:
         return _BOTH_LETTERS.search(text)
     return None
-
-
-def _key_much_longer(question: ChoiceQuestion) -> list[Diagnostic]:
-    key = next(c for c in question.choices if c.correct)
-    key_length = _length(key.text)
-    longest_other = max(_length(c.text) for c in question.choices if c is not key)
-    if key_length < MUCH_LONGER * longest_other or key_length - longest_other < MUCH_LONGER_BY:
-        return []
-    return [
-        _warning(
-            key.location or question.location,
-            "key-much-longer",
-            f"the key is {key_length} characters, {key_length / longest_other:.1f}× the "
-            f"longest distractor ({longest_other}): its length gives it away",
-        )
-    ]
 
 
 def absolute_words_in_false_statements(
@@ -211,13 +196,25 @@ def absolute_words_in_false_statements(
     ]
 
 
+def _paired(questions: Sequence[Question]) -> set[frozenset[str]]:
+    """The pairs of ids an author marked as alike on purpose (`pairs_with`, either side)."""
+    return {frozenset((q.id, other)) for q in questions for other in q.pairs_with}
+
+
 def near_duplicate_stems(questions: Sequence[Question]) -> list[Diagnostic]:
     """Stems that nearly repeat an earlier one: exam items among themselves, flashcards among
-    themselves (a flashcard restating an exam item is how the two are meant to work)."""
+    themselves (a flashcard restating an exam item is how the two are meant to work). A pair
+    marked with `pairs_with` is let be; the stem is still compared with the others."""
+    paired = _paired(questions)
     found = []
     for is_flashcard in (False, True):
         pool = [q for q in questions if (q.type is QuestionType.FLASHCARD) == is_flashcard]
-        for later, earlier in sorted(near_duplicates([q.prompt for q in pool]).items()):
+
+        def marked(earlier: int, later: int, pool: list[Question] = pool) -> bool:
+            return frozenset((pool[earlier].id, pool[later].id)) in paired
+
+        duplicates = near_duplicates([q.prompt for q in pool], skip=marked if paired else None)
+        for later, earlier in sorted(duplicates.items()):
             first, second = pool[earlier], pool[later]
             where = (
                 f"line {first.location.line}"
@@ -227,8 +224,28 @@ def near_duplicate_stems(questions: Sequence[Question]) -> list[Diagnostic]:
             found.append(
                 _warning(
                     second.location,
-                    "near-duplicate-stem",
-                    f"the stem nearly repeats that of '{first.id}' ({where})",
+                    "near-duplicate",
+                    f"the stem nearly repeats that of '{first.id}' ({where}); merge them, make "
+                    f"them ask different things, or mark the pair with pairs_with: [{first.id}]",
+                )
+            )
+    return found
+
+
+def unknown_pairs(questions: Sequence[Question]) -> list[Diagnostic]:
+    """`pairs_with` ids that name no question of the bank (a typo, or a question removed)."""
+    ids = {q.id for q in questions}
+    found = []
+    for question in questions:
+        for other in question.pairs_with:
+            if other in ids and other != question.id:
+                continue
+            why = "the question itself" if other == question.id else "no question of this bank"
+            found.append(
+                _warning(
+                    question.field_locations.get("pairs_with", question.location),
+                    "unknown-pair",
+                    f"pairs_with names '{other}', which is {why}",
                 )
             )
     return found
@@ -245,36 +262,9 @@ def _beyond_chance(total: int, cued: int, in_group: int, cued_in_group: int) -> 
     return hypergeometric_upper_tail(total, cued, in_group, cued_in_group) < SIGNIFICANCE
 
 
-def _about(expected: float) -> str:
-    return f"{expected:.0f}" if expected >= 3 else f"{expected:.1f}"
-
-
-def key_longest(items: Sequence[Question], where: Location, scope: str) -> Diagnostic | None:
-    """Single-choice keys are the strictly longest option more often than chance: with k
-    options and one strictly longest, a key placed at random is it with probability 1/k."""
-    if len(items) < MIN_SINGLE_CHOICE:
-        return None
-    chances, observed = [], 0
-    for question in items:
-        assert isinstance(question, ChoiceQuestion)
-        lengths = [_length(c.text) for c in question.choices]
-        longest = max(lengths)
-        if lengths.count(longest) > 1:
-            continue  # no option is strictly longest: length cues nothing here
-        chances.append(1 / len(lengths))
-        observed += question.choices[lengths.index(longest)].correct
-    if poisson_binomial_upper_tail(chances, observed) >= SIGNIFICANCE:
-        return None
-    return _warning(
-        where,
-        "key-longest",
-        f"{scope}: the key is the longest option in {observed} of {len(items)} single-choice "
-        f"items (chance: about {_about(sum(chances))})",
-    )
-
-
 def key_count_fixed(items: Sequence[Question], where: Location, scope: str) -> Diagnostic | None:
-    """Multiple-choice items whose number of keys never varies, or never is one or all."""
+    """Multiple-choice items whose number of keys never varies, or never is one. (Never all
+    of them is no cue: `all-correct` asks for exactly that.)"""
     if len(items) < MIN_MULTIPLE_CHOICE:
         return None
     counts = []
@@ -286,16 +276,11 @@ def key_count_fixed(items: Sequence[Question], where: Location, scope: str) -> D
         plural = "" if keys[0] == 1 else "s"
         pattern = f"all {len(items)} multiple-choice items have exactly {keys[0]} key{plural}"
     else:
-        missing = []
-        if 1 not in keys:
-            missing.append("never one")
-        if not any(correct == options for correct, options in counts):
-            missing.append("never every option")
-        if not missing:
+        if 1 in keys:
             return None
         pattern = (
             f"the {len(items)} multiple-choice items have {min(keys)} to {max(keys)} keys, "
-            + " and ".join(missing)
+            "never one"
         )
     return _warning(where, "key-count-fixed", f"{scope}: {pattern}, so the count itself is a clue")
 
@@ -355,7 +340,11 @@ def rationale_in_key(items: Sequence[Question], where: Location, scope: str) -> 
 # Each takes the questions it reads, where to report and how to name the scope.
 ScopeCheck = Callable[[Sequence[Question], Location, str], Diagnostic | None]
 _SCOPE_CHECKS: tuple[tuple[Callable[[_Sorted], Sequence[Question]], ScopeCheck], ...] = (
+    (lambda deck: deck.single, key_position),
+    (lambda deck: deck.multiple, key_position),
+    (lambda deck: deck.statements, key_position),
     (lambda deck: deck.single, key_longest),
+    (lambda deck: deck.single, key_shortest),
     (lambda deck: deck.multiple, key_count_fixed),
     (lambda deck: deck.statements, hedged_statements_true),
     (lambda deck: deck.single, rationale_in_key),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from quizapp.authoring.echo_claims import dynamic_echoes, static_echoes
 from quizapp.authoring.evaluation import (
     DEFAULT_BUDGET_SECONDS,
     BudgetedRuns,
@@ -23,6 +24,7 @@ from quizapp.authoring.evaluation import (
     stored_results,
 )
 from quizapp.authoring.item_writing import check_item_writing
+from quizapp.authoring.lessons import Lessons, checkable_sources, unknown_sources
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
 from quizapp.bank.variants import texts
@@ -34,6 +36,7 @@ from quizapp.experiments.spec import ArgumentError
 class LintReport:
     bank: Bank
     diagnostics: list[Diagnostic]
+    notes: tuple[str, ...] = ()  # one line each: what was not checked, and why
 
     @property
     def error_count(self) -> int:
@@ -56,11 +59,13 @@ def lint(
     eval_budget: float | None = DEFAULT_BUDGET_SECONDS,
     on_progress: Callable[[int, int], None] | None = None,
     use_cache: bool = True,
+    lessons: Lessons | None = None,
 ) -> LintReport:
     """Load and check `paths`. Computations run within `eval_budget` seconds in all (None or
     0: no limit); `on_progress(done, total)` hears how far evaluation has got. With
     `use_cache`, results stored by earlier runs are reused and new ones stored (the user's
-    cache folder; QUIZAPP_NO_CACHE turns it off)."""
+    cache folder; QUIZAPP_NO_CACHE turns it off). Sources are checked against `lessons`;
+    without them that check is skipped, and the report's notes say so once."""
     bank = load_bank(paths)
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
@@ -75,20 +80,33 @@ def lint(
                 )
             )
         diagnostics.extend(missing_claims(question))
-        for instance in variants_to_check(question, diagnostics):
+        instances = variants_to_check(question, diagnostics)
+        for instance in instances:
             if not check_computation(instance, diagnostics):
                 break  # one failing variant says enough; the rest likely fail alike
             checked.append(instance)
+        else:
+            # Every variant names real values: the claims can be read against the registry.
+            diagnostics.extend(static_echoes(instances[0]))
     if evaluate:
         checks = evaluation_checks(checked)
         if checks:
             runs = BudgetedRuns(eval_budget, stored=stored_results(use_cache))
             run_eval_checks(checks, runs, diagnostics, on_progress)
     diagnostics += check_item_writing(bank)
+    notes: list[str] = []
+    if lessons is not None:
+        diagnostics += unknown_sources(list(bank.questions.values()), lessons)
+    elif cited := checkable_sources(bank.questions.values()):
+        notes.append(
+            f"sources not checked: {cited} question(s) cite a lesson, and no lessons were "
+            "given (--lessons DIR, or lessons in config.toml)"
+        )
+    diagnostics = list(dict.fromkeys(diagnostics))  # a variant repeats its question's echo
     if strict:
         diagnostics = [d.promoted() for d in diagnostics]
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))
-    return LintReport(bank=bank, diagnostics=diagnostics)
+    return LintReport(bank=bank, diagnostics=diagnostics, notes=tuple(notes))
 
 
 def _at(location: Location, code: str, message: str, severity: str = "error") -> Diagnostic:
@@ -183,7 +201,7 @@ def evaluation_checks(questions: Iterable[Question]) -> list[EvalCheck]:
 
 def judge_computed_values(question: Question, values: Values) -> list[Diagnostic]:
     """The question's claims, then its derived key, against the values its computation gave."""
-    found = claim_results(question, values)
+    found = claim_results(question, values) + dynamic_echoes(question, values)
     if _derives_answer(question):
         found += judge_derived_answer(question, values)
     return found
@@ -324,7 +342,7 @@ def render_text(report: LintReport) -> str:
 
 
 def render_summary(report: LintReport) -> str:
-    return (
+    return "".join(f"{note}\n" for note in report.notes) + (
         f"{len(report.bank.files)} file(s), {len(report.bank.questions)} question(s) loaded: "
         f"{report.error_count} error(s), {report.warning_count} warning(s)"
     )
@@ -336,6 +354,7 @@ def render_json(report: LintReport) -> str:
         "questions": len(report.bank.questions),
         "errors": report.error_count,
         "warnings": report.warning_count,
+        "notes": list(report.notes),
         "diagnostics": [d.as_dict() for d in report.diagnostics],
     }
     return json.dumps(payload, indent=2)

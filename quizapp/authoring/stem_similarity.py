@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -65,8 +65,13 @@ class _Stem:
 Postings = dict[str, dict[int, list[list[_Stem]]]]
 
 
-def near_duplicates(stems: Sequence[str]) -> dict[int, int]:
-    """{later index: earlier index} for each stem that nearly repeats an earlier one."""
+def near_duplicates(
+    stems: Sequence[str], skip: Callable[[int, int], bool] | None = None
+) -> dict[int, int]:
+    """{later index: earlier index} for each stem that nearly repeats an earlier one.
+
+    `skip(earlier, later)` is true for a pair not to report (one marked as alike on purpose):
+    the later stem is then matched against the other earlier ones."""
     prepared = []
     for index, stem in enumerate(stems):
         sequence = words(stem)
@@ -83,12 +88,12 @@ def near_duplicates(stems: Sequence[str]) -> dict[int, int]:
         if size == 0:
             continue
         earlier = exact.setdefault(stem.words, stem.index)
-        if earlier != stem.index:
+        if earlier != stem.index and not (skip and skip(earlier, stem.index)):
             found[stem.index] = earlier
             continue
         ordered = sorted(stem.tokens, key=rank.__getitem__)
         prefix = ordered[: size - math.ceil(_MIN_SHARE * size - 1e-9) + 1]
-        match = _first_match(stem, prefix, postings)
+        match = _first_match(stem, prefix, postings, skip)
         if match is not None:
             found[stem.index] = match
         for position, token in enumerate(prefix):
@@ -98,7 +103,12 @@ def near_duplicates(stems: Sequence[str]) -> dict[int, int]:
     return found
 
 
-def _first_match(stem: _Stem, prefix: list[str], postings: Postings) -> int | None:
+def _first_match(
+    stem: _Stem,
+    prefix: list[str],
+    postings: Postings,
+    skip: Callable[[int, int], bool] | None = None,
+) -> int | None:
     size = len(stem.tokens)
     # Sizes that could share enough words: min(size, other) >= _MIN_SHARE * max(size, other).
     sizes = range(math.ceil(_MIN_SHARE * size - 1e-9), math.floor(size / _MIN_SHARE + 1e-9) + 1)
@@ -123,6 +133,8 @@ def _first_match(stem: _Stem, prefix: list[str], postings: Postings) -> int | No
                         continue
                     checked.add(other.index)
                     if len(stem.tokens & other.tokens) < needed:
+                        continue
+                    if skip is not None and skip(other.index, stem.index):
                         continue
                     if similarity(other.words, stem.words) >= THRESHOLD:
                         return other.index

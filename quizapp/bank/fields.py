@@ -81,6 +81,11 @@ COMMON_QUESTION_FIELDS: dict[str, Field] = {
     ),
     "topic": Field("Overrides the deck's topic.", _ID),
     "source": Field("The lesson section the question comes from.", _TEXT),
+    "pairs_with": Field(
+        "Ids of questions whose stem this one resembles on purpose (lint does not call the "
+        "pair a near-duplicate).",
+        {"type": "array", "minItems": 1, "uniqueItems": True, "items": _ID},
+    ),
     "compute": Field("The live computation behind the explanation.", {"$ref": "#/$defs/compute"}),
     "vary": Field(
         "Parameters: each name lists the values a showing picks from; write {name} in the texts "

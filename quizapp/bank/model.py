@@ -69,11 +69,15 @@ class Question:
     deck_id: str
     location: Location
     source: str | None = None
+    # Ids of questions this one deliberately resembles (lint's `near-duplicate` lets them be).
+    pairs_with: tuple[str, ...] = ()
     compute: ComputeSpec | None = None
     # Parameterized questions: each name takes one of its values per showing; `{name}` in the
     # texts and "{name}" as a compute argument are replaced (see variants.py).
     vary: Mapping[str, tuple[Scalar, ...]] = field(default_factory=dict)
     assignment: Mapping[str, Scalar] = field(default_factory=dict)  # the variant shown, if any
+    # Where `source` and `pairs_with` are written, so lint can point at them; not identity.
+    field_locations: Mapping[str, Location] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,6 +172,12 @@ class FileValidator(NodeReader):
         if get("topic") is not None:
             topic = self.identifier(get("topic"), "topic") or deck.topic
         source = self.text(get("source"), "source") if get("source") is not None else None
+        pairs_with = self.pairs_with(get("pairs_with")) if get("pairs_with") is not None else ()
+        field_locations = {
+            key: self.location(entry[0])
+            for key in ("source", "pairs_with")
+            if (entry := found.get(key))
+        }
         compute = read_compute(self, get("compute")) if get("compute") is not None else None
         vary = read_vary(self, get("vary")) if get("vary") is not None else {}
         if get("compute") is None:
@@ -199,6 +205,8 @@ class FileValidator(NodeReader):
             "deck_id": deck.id,
             "location": self.location(node),
             "source": source,
+            "pairs_with": pairs_with or (),
+            "field_locations": field_locations,
             "compute": compute,
             "vary": vary or {},
         }
@@ -226,6 +234,16 @@ class FileValidator(NodeReader):
             if tag is not None and tag not in tags:
                 tags.append(tag)
         return tuple(tags)
+
+    def pairs_with(self, node: Node) -> tuple[str, ...] | None:
+        items = self.sequence(node, "pairs_with")
+        if items is None:
+            return None
+        if not items:
+            self.report(node, "bad-value", "pairs_with must list at least one question id")
+            return None
+        ids = [self.identifier(item, "pairs_with id") for item in items]
+        return tuple(dict.fromkeys(i for i in ids if i is not None))
 
     def typed_fields(
         self,

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
 import os
 import sys
@@ -169,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_EVAL_TIMEOUT:g}; 0: no limit)",
     )
     lint.add_argument(
+        "--lessons",
+        metavar="DIR",
+        help="check `source: Lesson: <title> › <heading>` against the lessons (*.txt, *.md) in "
+        "DIR [unknown-source] (default: lessons in config.toml; else sources go unchecked)",
+    )
+    lint.add_argument(
         "--no-cache",
         action="store_true",
         help="run every computation afresh: neither read nor store results kept from earlier "
@@ -278,7 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_now(args.now)
     try:
         if args.command == "lint":
-            return _lint(args)
+            from quizapp.cli.lint import run_lint
+
+            return run_lint(args)
         if args.command == "compute":
             return _compute(args, parser)
         if args.command == "drill":
@@ -331,64 +338,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-
-
-def _lint(args: argparse.Namespace) -> int:
-    from quizapp.authoring.evaluation import live_runs
-
-    running_before = live_runs()
-    code = 1
-    try:
-        code = _lint_report(args)
-        return code
-    except KeyboardInterrupt:
-        code = 130
-        raise
-    except BrokenPipeError:
-        code = 0
-        raise
-    finally:
-        if live_runs() - running_before:
-            # A computation stopped at the deadline has not reached its next cancellation
-            # check yet. Waiting for it would break the budget, and shutting the interpreter
-            # down under a running torch thread can abort, so leave now.
-            with contextlib.suppress(OSError, ValueError):
-                sys.stdout.flush()
-                sys.stderr.flush()
-            os._exit(code)
-
-
-def _lint_report(args: argparse.Namespace) -> int:
-    from quizapp.authoring.lint import lint, render_json, render_summary, render_text
-    from quizapp.bank import bundled_bank_path
-    from quizapp.cli.progress import StatusLine
-
-    paths = args.paths or [bundled_bank_path()]
-    # On a terminal (not with --format json) a slow evaluation shows how far it has got.
-    progress = (
-        StatusLine("evaluating derived answers", limit=args.eval_timeout or None)
-        if args.format == "text"
-        else None
-    )
-    try:
-        report = lint(
-            paths,
-            strict=args.strict,
-            evaluate=not args.no_eval,
-            eval_budget=args.eval_timeout or None,
-            on_progress=progress,
-            use_cache=not args.no_cache,
-        )
-    finally:
-        if progress is not None:
-            progress.clear()
-    if args.format == "json":
-        print(render_json(report))
-    else:
-        print(render_text(report))
-        # The tally goes to stderr so stdout holds nothing but path:line:col lines.
-        print(render_summary(report), file=sys.stderr)
-    return report.exit_code
 
 
 def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -36,6 +36,8 @@ MODEL_PRESETS = (
 FAMILIES = ("gpt2", "bert", "llama", "transformer")
 POSITIONAL = ("none", "sinusoidal", "learned", "rope")
 
+# model_params' values that restate its configuration rather than count anything.
+_CONFIGURATION = ("head_dim", "d_model", "n_layers", "n_heads", "n_kv_heads", "d_ff", "vocab_size")
 _D_MODEL = {"minimum": 2, "maximum": 65536}
 # layernorm_vector's `values`: kept here (not in lab/, which imports torch) for the checks.
 VECTOR_LIMITS = {"at_least": 2, "at_most": 64, "magnitude": 1e6}
@@ -61,6 +63,10 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "params_per_head_qkv",
         ),
         rules=(divisible("d_model", "n_heads"),),
+        restated=(
+            ("head_dim", "d_model // n_heads"),
+            ("params_per_head_qkv", ""),  # 3 × (d_model + bias) × head_dim
+        ),
     ),
     ComputationSpec(
         name="head_split",
@@ -81,6 +87,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "max_heads_wide_enough",
         ),
         rules=(divisible("d_model", "n_heads"),),
+        restated=(("head_dim", "d_model // n_heads"), ("max_heads_wide_enough", "")),
     ),
     ComputationSpec(
         name="model_params",
@@ -169,6 +176,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             same. With `bias: false` every linear layer has no bias, BERT's pooler included;
             LayerNorms keep theirs.
         """,
+        # The configuration: the arguments given, or the preset's (no formula over arguments).
+        restated=tuple((value, "") for value in _CONFIGURATION),
     ),
     ComputationSpec(
         name="permutation_demo",
@@ -195,6 +204,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "tolerance",
         ),
         rules=(divisible("d_model", "n_heads"),),
+        restated=(("n_words", ""),),
+        constants=("tolerance",),
     ),
     ComputationSpec(
         name="rope_relative",
@@ -220,6 +231,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "tolerance",
         ),
         rules=(even("head_dim"),),
+        restated=(("other_offset", "offset + 1"),),
+        constants=("tolerance",),
     ),
     ComputationSpec(
         name="positional_extrapolation",
@@ -245,6 +258,12 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "d_model",
         ),
         rules=(even("d_model"),),
+        restated=(
+            ("learned_rows", "max_positions"),
+            ("learned_last_position", "max_positions - 1"),
+            ("sinusoidal_norm_expected", "(d_model / 2) ** 0.5"),
+            ("d_model", "d_model"),
+        ),
     ),
     ComputationSpec(
         name="variance_drift",
@@ -271,6 +290,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "plain_max_deviation",
             "n_layers",
         ),
+        restated=(("two_to_the_n_layers", "2 ** n_layers"), ("n_layers", "n_layers")),
     ),
     ComputationSpec(
         name="norm_comparison",
@@ -325,6 +345,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "last_layer_grad_residual",
             "plain_first_over_last",
         ),
+        restated=(("baseline_depth", ""), ("inverse_sqrt_depth_ratio", "")),
     ),
     ComputationSpec(
         name="attention_heads",
@@ -373,6 +394,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "eps",
         ),
         rules=(number_list("values", **VECTOR_LIMITS),),
+        restated=(("n", ""), ("eps", "eps")),
     ),
     ComputationSpec(
         name="ln_placement",
@@ -402,6 +424,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "pre_ln_order_matches_torch",
             "n_layers",
         ),
+        restated=(("n_layers", "n_layers"),),
     ),
     ComputationSpec(
         name="residual_passthrough",
@@ -453,6 +476,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "matmul_calls_constant",
         ),
         rules=(multiple_of("d_model", 8),),
+        restated=(("head_dim_at_8", "d_model // 8"), ("max_heads", "")),
     ),
     ComputationSpec(
         name="learned_table_coverage",

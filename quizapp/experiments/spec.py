@@ -119,6 +119,22 @@ class ComputationSpec:
     values: tuple[str, ...]  # the named values every result carries (a bank's `from:` may use them)
     rules: tuple[Rule, ...] = field(default=())
     notes: str = ""  # Markdown for docs/authoring.md: what a reader comparing figures should know
+    # Values the computation does not compute, so a claim over them alone proves nothing
+    # (lint's `echo-claim`). `restated`: (value, its formula over the arguments in claim
+    # syntax, or "" when no claim can write it, e.g. a preset's width or a count of words);
+    # `constants`: fixed by the code (a tolerance); `aliases`: (value, the value it repeats).
+    restated: tuple[tuple[str, str], ...] = ()
+    constants: tuple[str, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def not_computed(self) -> frozenset[str]:
+        """The values that restate an argument or are constants of the code."""
+        return frozenset(name for name, _ in self.restated) | frozenset(self.constants)
+
+    def symbol(self, value: str) -> str:
+        """The value a name stands for: the one an alias repeats, or the name itself."""
+        return dict(self.aliases).get(value, value)
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)

@@ -12,6 +12,7 @@
     quiz_reschedules = false    # false: a quiz is practice and leaves the schedule alone
     db = "postgresql://ada@db.example.org/class"  # the history (default: a SQLite file)
     student = "ada"             # whose history, on a PostgreSQL one (README: A class on PostgreSQL)
+    lessons = "lessons"         # `quizapp lint` checks sources against these (relative: to this file)
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
 one-line error naming the file, the line and the key. The app writes a setting back when it
@@ -49,6 +50,8 @@ class Settings:
     # student whose it is on PostgreSQL; --db/QUIZAPP_DB and --student/QUIZAPP_STUDENT win.
     db: str | None = None
     student: str | None = None
+    # The folder of lessons `quizapp lint` checks `source:` fields against (--lessons wins).
+    lessons: str | None = None
 
     def __post_init__(self) -> None:
         checks = {

@@ -28,6 +28,7 @@ def comparable(question: Question) -> dict[str, object]:
     """Every field of the question, except where in which file it was read."""
     fields = dataclasses.asdict(question)
     fields.pop("location")
+    fields.pop("field_locations", None)
     for choice in fields.get("choices", ()):
         choice.pop("location")
     if fields.get("compute"):

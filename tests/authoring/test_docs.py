@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.authoring import docs
+from quizapp.authoring.lessons import load_lessons
 from quizapp.authoring.lint import lint
 from quizapp.authoring.messages import CATALOGUE, CORPUS_DIR, MESSAGES, Message, example_deck
 from quizapp.bank import fields as F
@@ -275,8 +276,9 @@ def test_the_placeholders_are_there() -> None:
 # -- (3) the YAML examples ---------------------------------------------------------------------
 
 FENCE = re.compile(r"^```yaml\n(.*?)^```", re.MULTILINE | re.DOTALL)
-# `# lint: CODE`, or `# lint --eval-timeout S: CODE` for an example linted with that budget.
-EXPECT = re.compile(r"\A# lint(?: --eval-timeout ([0-9.]+))?: ([a-z-]+)\n")
+# `# lint: CODE`, or `# lint --eval-timeout S: CODE` for an example linted with that budget,
+# or `# lint --lessons: CODE` for one linted with the lesson its catalogue entry shows.
+EXPECT = re.compile(r"\A# lint(?: --eval-timeout ([0-9.]+))?( --lessons)?: ([a-z-]+)\n")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -286,6 +288,7 @@ class Example:
     kind: str  # "deck", "questions", "fragment"
     expect: str | None  # a code the example is meant to produce (`# lint: CODE` first line)
     eval_timeout: float | None = None  # linted with this budget (`# lint --eval-timeout S: CODE`)
+    lesson: str | None = None  # linted with this lesson (`# lint --lessons: CODE`)
 
     @property
     def deck(self) -> str:
@@ -310,7 +313,9 @@ def yaml_examples() -> list[Example]:
         else:
             kind = "fragment"
         timeout = float(expect.group(1)) if expect and expect.group(1) else None
-        found.append(Example(line, body, kind, expect.group(2) if expect else None, timeout))
+        code = expect.group(3) if expect else None
+        lesson = MESSAGES[code].lesson if expect and expect.group(2) and code in MESSAGES else None
+        found.append(Example(line, body, kind, code, timeout, lesson))
     return found
 
 
@@ -318,12 +323,20 @@ EXAMPLES = yaml_examples()
 CLEAN = [e for e in EXAMPLES if e.kind != "fragment" and e.expect is None]
 
 
-def lint_deck(tmp_path: Path, text: str, eval_timeout: float | None = None):
+def lint_deck(
+    tmp_path: Path, text: str, eval_timeout: float | None = None, lesson: str | None = None
+):
     path = tmp_path / "deck.yaml"
     path.write_text(text, encoding="utf-8")
+    lessons = None
+    if lesson is not None:
+        folder = tmp_path / "lessons"
+        folder.mkdir()
+        (folder / "lesson.txt").write_text(lesson, encoding="utf-8")
+        lessons = load_lessons(folder)
     if eval_timeout is None:
-        return lint([path]).diagnostics
-    return lint([path], eval_budget=eval_timeout).diagnostics
+        return lint([path], lessons=lessons).diagnostics
+    return lint([path], eval_budget=eval_timeout, lessons=lessons).diagnostics
 
 
 def test_the_doc_has_examples_of_each_kind() -> None:
@@ -340,7 +353,8 @@ def test_example_lints_clean(example: Example, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.expect], ids=str)
 def test_example_produces_the_code_it_shows(example: Example, tmp_path: Path) -> None:
-    codes = {d.code for d in lint_deck(tmp_path, example.deck, example.eval_timeout)}
+    diagnostics = lint_deck(tmp_path, example.deck, example.eval_timeout, example.lesson)
+    codes = {d.code for d in diagnostics}
     assert codes == {example.expect}, f"{example}: {codes}"
 
 
@@ -451,6 +465,8 @@ def test_corpus_dir_is_the_real_one() -> None:
 @pytest.mark.parametrize("message", [m for m in CATALOGUE if m.example], ids=lambda m: m.code)
 def test_example_produces_its_code(message: Message, tmp_path: Path) -> None:
     assert message.example is not None
-    diagnostics = lint_deck(tmp_path, example_deck(message.example), message.eval_timeout)
+    diagnostics = lint_deck(
+        tmp_path, example_deck(message.example), message.eval_timeout, message.lesson
+    )
     assert {d.code for d in diagnostics} == {message.code}, [d.format() for d in diagnostics]
     assert {d.severity for d in diagnostics} == {message.severity}

@@ -81,6 +81,7 @@ COMMON_KEYS = {
     "difficulty",
     "tags",
     "source",
+    "pairs_with",
     "prompt",
     "explanation",
     "compute",

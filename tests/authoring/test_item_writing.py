@@ -62,7 +62,7 @@ PROMPTS = [
 
 def longest_key_items(longest: int, prefix: str = "q") -> list[str]:
     """Five single-choice items; in the first `longest` the key is the longest option (but not
-    by enough for key-much-longer), in the rest a distractor is."""
+    by enough to be far longer), in the rest a distractor is."""
     items = []
     for index, prompt in enumerate(PROMPTS):
         key, other, longer = "Key option A", "Other opt B", "Longer option C"
@@ -76,16 +76,17 @@ def longest_key_items(longest: int, prefix: str = "q") -> list[str]:
 def test_key_longest_far_beyond_chance(tmp_path: Path) -> None:
     path = write(tmp_path, *longest_key_items(5))
     found = findings(path)
-    assert [d.code for d in found] == ["key-longest"]
+    assert [d.code for d in found] == ["length-cue"]
     assert found[0].message == (
-        "deck 'd': the key is the longest option in 5 of 5 single-choice items (chance: about 1.7)"
+        "deck 'd': the key is the longest option in 5 of 5 single-choice items (chance: about "
+        "1.7; exact binomial test)"
     )
     assert found[0].line == line_of(path, "- id: q0")  # the deck's first question
 
 
 def test_key_longest_four_of_five_is_still_unlikely(tmp_path: Path) -> None:
     # P(at least 4 of 5 at 1/3) = 11/243 = 0.045 < 0.05.
-    assert codes(write(tmp_path, *longest_key_items(4))) == ["key-longest"]
+    assert codes(write(tmp_path, *longest_key_items(4))) == ["length-cue"]
 
 
 def test_key_longest_three_of_five_is_chance(tmp_path: Path) -> None:
@@ -107,19 +108,44 @@ def test_key_longest_across_decks_too_small_alone(tmp_path: Path) -> None:
     first = write(tmp_path, *items[:3], deck="first", name="a.yaml")
     second = write(tmp_path, *items[3:], deck="second", name="b.yaml")
     found = findings(first, second)
-    assert [d.code for d in found] == ["key-longest"]
+    assert [d.code for d in found] == ["length-cue"]
     assert found[0].message.startswith("across 2 decks: the key is the longest option in 5 of 5")
     assert (found[0].path, found[0].line) == (str(first), line_of(first, "- id: q0"))
 
 
-# -- key-much-longer ----------------------------------------------------------------------------
+def shortest_key_items(shortest: int) -> list[str]:
+    """Five single-choice items; in the first `shortest` the key is the shortest option."""
+    items = []
+    for index, prompt in enumerate(PROMPTS):
+        key, other = "Key option A", "Other option B"
+        third = "Option C, long" if index < shortest else "Short C"
+        items.append(single(f"q{index}", prompt, key, other, third))
+    return items
+
+
+def test_key_shortest_far_beyond_chance(tmp_path: Path) -> None:
+    path = write(tmp_path, *shortest_key_items(5))
+    found = findings(path)
+    assert [d.code for d in found] == ["length-cue"]
+    assert found[0].message == (
+        "deck 'd': the key is the shortest option in 5 of 5 single-choice items (chance: about "
+        "1.7; exact binomial test)"
+    )
+    assert found[0].line == line_of(path, "- id: q0")
+
+
+def test_key_shortest_three_of_five_is_chance(tmp_path: Path) -> None:
+    assert codes(write(tmp_path, *shortest_key_items(3))) == []
+
+
+# -- length-cue: one key far longer or shorter ------------------------------------------------
 
 
 def test_key_much_longer_points_at_the_key(tmp_path: Path) -> None:
     key = "The activations: each token's vector of features"  # 48 characters
     path = write(tmp_path, single("q", "What does LayerNorm normalize?", key, "The gradients"))
     found = findings(path)
-    assert [d.code for d in found] == ["key-much-longer"]
+    assert [d.code for d in found] == ["length-cue"]
     assert found[0].message == (
         "the key is 48 characters, 3.7× the longest distractor (13): its length gives it away"
     )
@@ -133,6 +159,26 @@ def test_key_not_much_longer(tmp_path: Path) -> None:
     short = single("q2", "Which scheme does Llama use?", "RoPE rotations", "Sinusoids")
     # 21 vs 13 characters is 1.6× but only 8 longer; 14 vs 9 likewise.
     assert codes(write(tmp_path, slightly, short)) == []
+
+
+def test_key_much_shorter_points_at_the_key(tmp_path: Path) -> None:
+    distractors = ("The gradients of every layer, summed", "The weights of every projection")
+    path = write(tmp_path, single("q", "What does LayerNorm normalize?", "Features", *distractors))
+    found = findings(path)
+    assert [d.code for d in found] == ["length-cue"]
+    assert found[0].message == (
+        "the key is 8 characters, 3.9× shorter than the shortest distractor (31): its length "
+        "gives it away"
+    )
+    assert found[0].line == line_of(path, "Features")
+
+
+def test_key_not_much_shorter(tmp_path: Path) -> None:
+    # 8 against 12 characters: 1.5× but only 4 shorter.
+    path = write(
+        tmp_path, single("q", "What does LayerNorm normalize?", "Features", "The gradient")
+    )
+    assert codes(path) == []
 
 
 # -- rationale-in-key ---------------------------------------------------------------------------
@@ -181,7 +227,7 @@ MC_PROMPTS = [
 
 def mc_items(*key_counts: int) -> list[str]:
     return [
-        multiple(f"m{i}", prompt, "First", "Second", "Third", keys=keys)
+        multiple(f"m{i}", prompt, "First", "Second", "Third", "Fourth", keys=keys)
         for i, (prompt, keys) in enumerate(zip(MC_PROMPTS, key_counts, strict=True))
     ]
 
@@ -202,16 +248,19 @@ def test_key_count_never_one(tmp_path: Path) -> None:
     ]
 
 
-def test_key_count_never_all(tmp_path: Path) -> None:
-    found = findings(write(tmp_path, *mc_items(1, 2, 1, 2)))
-    assert [d.message for d in found] == [
-        "deck 'd': the 4 multiple-choice items have 1 to 2 keys, never every option, so the "
-        "count itself is a clue"
-    ]
+def test_key_count_never_all_is_no_cue(tmp_path: Path) -> None:
+    # Every option correct is `all-correct`'s cue; never so is what it asks for.
+    assert codes(write(tmp_path, *mc_items(1, 2, 1, 2))) == []
 
 
-def test_key_count_from_one_to_all(tmp_path: Path) -> None:
-    assert codes(write(tmp_path, *mc_items(1, 2, 3, 2))) == []
+def test_all_correct_points_at_the_question(tmp_path: Path) -> None:
+    path = write(tmp_path, *mc_items(1, 2, 4, 2))
+    found = findings(path)
+    assert [d.code for d in found] == ["all-correct"]
+    assert found[0].line == line_of(path, "- id: m2")
+    assert found[0].message == (
+        "all 4 options are correct: ticking everything scores without knowing any of them"
+    )
 
 
 def test_key_count_needs_four_items(tmp_path: Path) -> None:
@@ -302,7 +351,7 @@ def test_an_option_that_points_at_the_others(tmp_path: Path) -> None:
         single(
             "q1", "Which scheme do most modern LLMs use?", "RoPE", "Sinusoids", "None of the above"
         ),
-        multiple("q2", "Select each learned part.", "W_q", "W_k", "Both A and B", keys=3),
+        multiple("q2", "Select each learned part.", "W_q", "W_k", "Both A and B", "W_x", keys=3),
     )
     found = findings(path)
     assert [(d.code, d.line) for d in found] == [
@@ -323,7 +372,7 @@ def test_options_that_only_sound_alike(tmp_path: Path) -> None:
     assert codes(path) == []
 
 
-# -- near-duplicate-stem -------------------------------------------------------------------------
+# -- near-duplicate ------------------------------------------------------------------------------
 
 
 def test_a_stem_that_nearly_repeats_an_earlier_one(tmp_path: Path) -> None:
@@ -344,9 +393,11 @@ def test_a_stem_that_nearly_repeats_an_earlier_one(tmp_path: Path) -> None:
         name="b.yaml",
     )
     found = findings(first, second)
-    assert [(d.code, d.path) for d in found] == [("near-duplicate-stem", str(second))]
+    assert [(d.code, d.path) for d in found] == [("near-duplicate", str(second))]
+    assert (found[0].line) == line_of(second, "- id: t2")
     assert found[0].message == (
-        f"the stem nearly repeats that of 't1' ({first}:{line_of(first, '- id: t1')}:5)"
+        f"the stem nearly repeats that of 't1' ({first}:{line_of(first, '- id: t1')}:5); merge "
+        "them, make them ask different things, or mark the pair with pairs_with: [t1]"
     )
 
 
@@ -365,7 +416,7 @@ def test_json_output_carries_the_codes_and_strict_fails(run_cli, tmp_path: Path)
     plain = run_cli("lint", "--format", "json", str(path))
     assert plain.returncode == 0, plain.stderr
     payload = json.loads(plain.stdout)
-    assert sorted(d["code"] for d in payload["diagnostics"]) == ["key-count-fixed", "key-longest"]
+    assert sorted(d["code"] for d in payload["diagnostics"]) == ["key-count-fixed", "length-cue"]
     assert {d["severity"] for d in payload["diagnostics"]} == {"warning"}
     strict = run_cli("lint", "--strict", str(path))
     assert strict.returncode == 1

@@ -16,7 +16,7 @@ from tests.authoring import timed_runner
 
 HEADER = "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
 # What these one-letter test questions also draw, and what these tests are not about.
-UNRELATED = {"claim-missing", "near-duplicate-stem"}
+UNRELATED = {"claim-missing", "near-duplicate"}
 COMMON = "    prompt: P\n    explanation: E\n    difficulty: easy\n    tags: [t]\n"
 
 

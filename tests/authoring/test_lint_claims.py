@@ -50,7 +50,7 @@ def test_claims_load_onto_the_compute_model_with_their_places(tmp_path: Path) ->
             MHA
             + "        - claim: params_single_head == params_multi_head\n"
             + "          says: One wide head and eight narrow heads cost the same\n"
-            + "        - head_dim == 64\n"
+            + "        - params_multi_head == 1048576\n"
         ),
     )
     loaded, diagnostics = load_file(path)
@@ -63,14 +63,21 @@ def test_claims_load_onto_the_compute_model_with_their_places(tmp_path: Path) ->
         "One wide head and eight narrow heads cost the same",
     )
     assert (first.location.line, first.location.column) == (14, 18)
-    assert (second.text, second.says, second.location.line) == ("head_dim == 64", None, 16)
+    assert (second.text, second.says, second.location.line) == (
+        "params_multi_head == 1048576",
+        None,
+        16,
+    )
     assert found(path) == []
 
 
 def test_a_failed_claim_is_an_error_at_its_line_with_the_values_it_read(tmp_path: Path) -> None:
     path = deck(
         tmp_path,
-        card(MHA + "        - head_dim == 64\n        - params_multi_head < params_single_head\n"),
+        card(
+            MHA
+            + "        - params_multi_head == 1048576\n        - params_multi_head < params_single_head\n"
+        ),
     )
     assert found(path) == [
         (
@@ -88,14 +95,19 @@ def test_a_failed_claim_is_an_error_at_its_line_with_the_values_it_read(tmp_path
 
 
 def test_a_claim_that_cannot_be_evaluated_is_an_error(tmp_path: Path) -> None:
-    path = deck(tmp_path, card(MHA + "        - head_dim / (head_dim - 64) > 1\n"))
+    path = deck(
+        tmp_path, card(MHA + "        - params_multi_head / (params_multi_head - 1048576) > 1\n")
+    )
     [(line, column, severity, code, message)] = found(path)
     assert (line, column, severity, code) == (14, 11, "error", "claim-error")
-    assert "division by zero" in message and "head_dim = 64" in message
+    assert "division by zero" in message and "params_multi_head = 1048576" in message
 
 
 def test_an_unknown_name_is_located_with_a_suggestion_and_needs_no_run(tmp_path: Path) -> None:
-    path = deck(tmp_path, card(MHA + "        - head_dim == 64\n        - params_multi_hed > 0\n"))
+    path = deck(
+        tmp_path,
+        card(MHA + "        - params_multi_head == 1048576\n        - params_multi_hed > 0\n"),
+    )
     [(line, column, severity, code, message)] = found(path, evaluate=False)
     assert (line, column, severity, code) == (15, 11, "error", "unknown-value")
     assert "'params_multi_hed'" in message and "did you mean 'params_multi_head'?" in message
@@ -107,24 +119,32 @@ def test_an_unknown_name_is_located_with_a_suggestion_and_needs_no_run(tmp_path:
         ("        - ().__class__ == 1\n", 14, "bad-claim", "attributes"),
         ("        - __import__('os') == 0\n", 14, "bad-claim", "only abs, min, max"),
         ("        - head_dim + 1\n", 14, "bad-claim", "true or false"),
-        ("        - claim: head_dim == 64\n          sayz: x\n", 15, "unknown-key", "'says'"),
+        (
+            "        - claim: params_multi_head == 1048576\n          sayz: x\n",
+            15,
+            "unknown-key",
+            "'says'",
+        ),
         ("        - says: words only\n", 14, "missing-key", "'claim'"),
         ("        - claim: 64\n", 14, "wrong-type", "must be text"),
         (
-            '        - claim: head_dim == 64\n          says: "one\\ntwo"\n',
+            '        - claim: params_multi_head == 1048576\n          says: "one\\ntwo"\n',
             15,
             "bad-claim",
             "one line",
         ),
         (
-            "        - claim: head_dim == 64\n          says: " + "w" * 201 + "\n",
+            "        - claim: params_multi_head == 1048576\n          says: " + "w" * 201 + "\n",
             15,
             "bad-claim",
             "200",
         ),
         ("        []\n", 14, "bad-claim", "no claims"),
         (
-            "        " + "[" + ", ".join(["head_dim == 64"] * (MAX_CLAIMS + 1)) + "]\n",
+            "        "
+            + "["
+            + ", ".join(["params_multi_head == 1048576"] * (MAX_CLAIMS + 1))
+            + "]\n",
             14,
             "bad-claim",
             "at most 16",
@@ -150,7 +170,7 @@ def test_claim_missing_is_a_warning_that_strict_makes_an_error(tmp_path: Path) -
     path = deck(
         tmp_path,
         card("    compute: {name: mha_params}\n"),
-        card("    compute: {name: mha_params, expect: [head_dim == 64]}\n", qid="q2"),
+        card("    compute: {name: mha_params, expect: [params_multi_head == 1048576]}\n", qid="q2"),
     )
     relaxed = lint([path], evaluate=False)
     assert [(d.line, d.severity, d.code) for d in relaxed.diagnostics] == [
@@ -226,9 +246,9 @@ def test_one_run_serves_the_claims_and_the_derived_key(
         "  - id: q2\n    type: numeric\n    prompt: P\n    explanation: E\n"
         "    difficulty: easy\n    tags: [t]\n    answer: {from: head_dim}\n"
         + MHA
-        + "        - head_dim == 64\n"
+        + "        - params_multi_head == 1048576\n"
     )
-    path = deck(tmp_path, card(MHA + "        - head_dim == 64\n"), numeric)
+    path = deck(tmp_path, card(MHA + "        - params_multi_head == 1048576\n"), numeric)
     assert found(path) == []
     assert runs == ["mha_params"]
 
@@ -241,7 +261,10 @@ def test_no_eval_skips_the_run_but_not_the_names(tmp_path: Path) -> None:
 
 def test_says_cannot_carry_control_characters_to_the_terminal(tmp_path: Path) -> None:
     path = deck(
-        tmp_path, card(MHA + '        - claim: head_dim == 64\n          says: "red \\e[31m"\n')
+        tmp_path,
+        card(
+            MHA + '        - claim: params_multi_head == 1048576\n          says: "red \\e[31m"\n'
+        ),
     )
     _, diagnostics = load_file(path)
     assert [(d.line, d.code) for d in diagnostics] == [(15, "control-character")]

@@ -67,7 +67,7 @@ def five_runs(tmp_path: Path) -> Path:
         "deck: {id: d, title: T, topic: t, domain: D, exam_weight: 1}\nquestions:\n"
         "  - id: q\n    type: numeric\n    prompt: P\n    explanation: E\n"
         "    difficulty: easy\n    tags: [t]\n    vary: {n: [1, 2, 4, 8, 16]}\n"
-        '    compute: {name: head_split, args: {d_model: 1024, n_heads: "{n}"}, expect: [head_dim > 0]}\n'
+        '    compute: {name: head_split, args: {d_model: 1024, n_heads: "{n}"}, expect: [params_multi_head > 0]}\n'
         "    answer: {from: head_dim}\n",
         encoding="utf-8",
     )

@@ -18,6 +18,7 @@ does). The values of `type` and `difficulty` are case-insensitive too.
     tags *              one or more tags, separated by ;  e.g.  exam-trap;rope
     topic               overrides the deck's topic
     source              the lesson section the question comes from
+    pairs_with          ids of questions this one resembles on purpose, separated by ;
     choices             choice questions: the options, separated by |  e.g.  A|B|C
     correct             choice questions: the correct option numbers, 1-based, separated
                         by ;  e.g.  2  or  1;3  (letters A-I work too)

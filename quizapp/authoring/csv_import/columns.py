@@ -24,6 +24,7 @@ COLUMNS: tuple[str, ...] = (
     "tags",
     "topic",
     "source",
+    "pairs_with",
     "choices",
     "correct",
     "whys",

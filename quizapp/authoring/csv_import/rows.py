@@ -50,6 +50,8 @@ def row_mapping(
         q["topic"] = topic
     if (source := text("source", strip=True)) is not None:
         q["source"] = source
+    if (pairs := text("pairs_with", strip=True)) is not None:
+        q["pairs_with"] = Flow(i for i in re.split(r"[;,\s]+", pairs) if i)
     if (prompt := text("prompt")) is not None:
         q["prompt"] = prompt
     if (vary := text("vary")) is not None:
