@@ -8,12 +8,14 @@ true/false question show their options, each as often as the others, and nothing
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from quizapp.bank import load_bank
+from quizapp.bank import load_bank, number_examples
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.help import HelpScreen
 from quizapp.tui.screens.quiz import QuizScreen
@@ -146,3 +148,45 @@ def test_choice_and_true_false_questions_show_each_option_alike_and_no_mark(
 
     drive_with_toasts(app, scenario, SIZE)
     assert set(seen) == {"c-single", "c-tf"}
+
+
+DERIVED = """\
+deck: {id: d, title: Derived, topic: d, domain: D, exam_weight: 1}
+questions:
+  - id: d-params
+    type: numeric
+    prompt: How many projection parameters has this attention layer?
+    explanation: As computed.
+    difficulty: easy
+    tags: [d]
+    compute: {name: mha_params, args: {d_model: 512, n_heads: 8}}
+    answer: {from: params_multi_head, tolerance: 0}
+"""
+
+
+def test_a_computed_key_is_never_drawn_and_the_hint_gains_examples_once_it_is_known(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first candidates are the computed key itself (4 · 512² = 2^20): only knowing the key
+    # keeps them off the screen.
+    monkeypatch.setattr(number_examples, "WHOLE_CANDIDATES", (KEY, 1234567))
+    monkeypatch.setattr(number_examples, "POWER_CANDIDATES", ((2, 20), (3, 7)))
+    path = tmp_path / "d.yaml"
+    path.write_text(DERIVED)
+    app = QuizApp(load_bank([path]), AppOptions(device="cpu", shuffle=False))
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await start_deck(pilot)
+        await wait_for(pilot, lambda: "Type a number" in drawn(app))
+        deadline = time.monotonic() + 120  # the lab loads torch, then computes the key
+        while "1,234,567" not in drawn(app):  # the hint, once the lab has computed the key
+            assert key_shown(drawn(app), KEY) == []
+            assert time.monotonic() < deadline, "the hint never gained its examples"
+            await pilot.pause(0.05)
+        assert "3^7" in drawn(app) and key_shown(drawn(app), KEY) == []
+        await wait_for(pilot, lambda: ready_for_an_answer(screen))
+        await type_into_box(pilot, "1048576")
+        await wait_for(pilot, lambda: screen.state == "answered")
+        assert "✓ Correct" in drawn(app)
+
+    drive_with_toasts(app, scenario, SIZE)

@@ -111,8 +111,13 @@ def test_no_hint_in_the_shipped_bank_shows_its_key_or_any_key_or_trap(shipped, k
 def test_no_message_a_rejected_entry_gets_shows_a_key_of_the_shipped_bank(shipped) -> None:
     bank, computed = shipped
     numbers = BankNumbers(lambda: bank, stored_from(computed))
-    numeric = [q for q in bank.questions.values() if isinstance(q, NumericQuestion)]
-    keys = sorted({key_of(v, computed) for q in numeric for v in variants(q)})
+    numeric = [
+        variant
+        for question in bank.questions.values()
+        if isinstance(question, NumericQuestion)
+        for variant in variants(question)
+    ]
+    keys = sorted({key_of(question, computed) for question in numeric})
     leaks = []
     for question in numeric:
         examples = numbers.examples_for(question)
@@ -156,25 +161,38 @@ def small_bank(tmp_path: Path) -> Bank:
     return bank
 
 
-def test_the_app_avoids_literal_keys_traps_stored_keys_and_keys_it_learns(tmp_path) -> None:
+def test_the_app_avoids_literal_keys_traps_and_stored_computed_keys(tmp_path) -> None:
     bank = small_bank(tmp_path)
     stored: dict[tuple[str, str], Mapping[str, object]] = {}
     numbers = BankNumbers(lambda: bank, stored_from(stored))
-    computed = bank.questions["n-computed"]
-    first = numbers.examples_for(computed)
+    literal, computed = bank.questions["n-literal"], bank.questions["n-computed"]
+    first = numbers.examples_for(literal)
     assert first is not None
     assert first.whole == WHOLE_CANDIDATES[1]  # the literal key took the first candidate
     assert first.power != (3, 7)  # 3^7 is a trap
-    # The result cache comes to hold the computed key: asked again, it is avoided.
+    # Its own key not known yet, a computed question's hint shows no example at all.
+    assert numbers.examples_for(computed) is None
+    # The result cache comes to hold the computed key: asked again, it is avoided everywhere.
     stored[("mha_params", repr(sorted({"d_model": 512, "n_heads": 8}.items())))] = {
         "params_multi_head": WHOLE_CANDIDATES[1]
     }
-    second = numbers.examples_for(computed)
-    assert second is not None and second.whole == WHOLE_CANDIDATES[2]
-    # A key the lab computed (caching off): avoided from then on, in every hint.
-    numbers.learn(bank.questions["n-computed"], {"params_multi_head": WHOLE_CANDIDATES[2]})
-    third = numbers.examples_for(bank.questions["n-literal"])
-    assert third is not None and third.whole == WHOLE_CANDIDATES[3]
+    for question in (literal, computed):
+        examples = numbers.examples_for(question)
+        assert examples is not None and examples.whole == WHOLE_CANDIDATES[2], question.id
+
+
+def test_a_key_the_lab_computed_is_avoided_from_then_on_even_after_a_reload(tmp_path) -> None:
+    banks = [small_bank(tmp_path)]
+    numbers = BankNumbers(lambda: banks[-1], stored_from({}))  # caching off: nothing stored
+    computed = banks[-1].questions["n-computed"]
+    derived = {"params_multi_head": WHOLE_CANDIDATES[1]}
+    given = numbers.examples_for(computed, derived)  # the quiz passes its lab's values
+    assert given is not None and given.whole == WHOLE_CANDIDATES[2]
+    numbers.learn(computed, derived)
+    banks.append(small_bank(tmp_path))  # reloaded: a new bank object, the same questions
+    for question in banks[-1].questions.values():
+        examples = numbers.examples_for(question)
+        assert examples is not None and examples.whole == WHOLE_CANDIDATES[2], question.id
 
 
 def test_the_question_on_screen_is_avoided_even_when_the_bank_no_longer_has_it(tmp_path) -> None:

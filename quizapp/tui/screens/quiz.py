@@ -32,6 +32,7 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.bank.number_examples import NumberExamples
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.learning_wait import LearningWait
@@ -91,6 +92,7 @@ class QuizScreen(Screen[None]):
         self._derived: dict[str, object] | None = None
         self._selected: frozenset[int] = frozenset()
         self._hidden: list[tuple[str, str]] = []  # (bury or suspend, question id), for undo
+        self._hint_examples: NumberExamples | None = None  # the numbers the hint shows
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -215,13 +217,12 @@ class QuizScreen(Screen[None]):
             self._submit(pending_question, answer)
 
     def _keep_hint_clear_of_key(self, question: Question) -> None:
-        """A computed key is known now: no hint from here on shows it, and if this question's
-        hint showed a number near it, the hint is written again with other examples."""
+        """A computed key is known now: no hint from here on shows it, and this question's
+        hint, which showed no example while its key was unknown, is written with them."""
         numbers = self.app.number_examples  # type: ignore[attr-defined]
-        before = numbers.examples_for(question)
         numbers.learn(question, self._derived or {})
         asking = self.state == "asking" and isinstance(question, NumericQuestion)
-        if asking and numbers.examples_for(question, self._derived) != before:
+        if asking and numbers.examples_for(question, self._derived) != self._hint_examples:
             self.query_one("#key-hint", Label).update(self._hint(question))
 
     @on(LabPanel.Failed)
@@ -430,5 +431,6 @@ class QuizScreen(Screen[None]):
     def _hint(self, question: Question) -> str | Text:
         if isinstance(question, NumericQuestion):
             examples = self.app.number_examples.examples_for(question, self._derived)  # type: ignore[attr-defined]
+            self._hint_examples = examples
             return numeric_hint(question, "Enter submit", examples)
         return KEY_HINTS[question.type]
