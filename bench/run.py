@@ -3,6 +3,8 @@
     python bench/run.py              # every benchmark
     python bench/run.py lint         # those whose name contains "lint"
     python bench/run.py --check      # exit 1 if any target is missed
+    python bench/run.py items        # the test-wise student on the shipped bank
+    python bench/run.py items my.yaml other_bank/   # ... and on these banks too
 
 Timings are medians of interleaved runs (candidate, baseline, candidate, ...), so a busy
 machine slows both sides alike and the ratio stays meaningful.
@@ -15,7 +17,9 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
@@ -25,20 +29,32 @@ sys.path.insert(1, str(BENCH_DIR.parent))
 from harness import Benchmark, measure  # noqa: E402
 
 
-def load(path: Path) -> tuple[list[Benchmark], str | None]:
-    """A file's benchmarks, and why they cannot run here (its `skip_reason()`), or None."""
+def load(path: Path) -> tuple[list[Benchmark], str | None, ModuleType]:
+    """A file's benchmarks, why they cannot run here (its `skip_reason()`) or None, and the
+    module itself."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import does: a dataclass in it looks itself up there
     spec.loader.exec_module(module)
     skip_reason = getattr(module, "skip_reason", lambda: None)
-    return list(module.BENCHMARKS), skip_reason()
+    return list(module.BENCHMARKS), skip_reason(), module
 
 
-def run_module(path: Path, filters: list[str]) -> tuple[int, int]:
-    """Run one file's matching benchmarks in this process. Returns (run, missed)."""
-    found, skip = load(path)
+def is_bank_path(argument: str) -> bool:
+    """A bank file or folder given where filters go (`items question_bank/x.yaml`)."""
+    path = Path(argument)
+    return path.is_dir() or (path.is_file() and path.suffix in (".yaml", ".yml"))
+
+
+def run_module(path: Path, filters: list[str], banks: Sequence[str] = ()) -> tuple[int, int]:
+    """Run one file's matching benchmarks in this process. Returns (run, missed). `banks`
+    go to a file that measures banks (its `use_banks`)."""
+    found, skip, module = load(path)
     benchmarks = [b for b in found if not filters or any(f in b.name for f in filters)]
+    use_banks = getattr(module, "use_banks", None)
+    if use_banks is not None:
+        use_banks(list(banks))
     if benchmarks and skip:
         print(f"{path.stem}: {len(benchmarks)} skipped: {skip}")
         print(f"__summary__ 0 0 {len(benchmarks)}")
@@ -75,10 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--module", help=argparse.SUPPRESS)  # internal: one file, this process
+    parser.add_argument("--bank", action="append", default=[], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.module:
-        run_module(Path(args.module), args.filters)
+        run_module(Path(args.module), args.filters, args.bank)
         return 0
+    # Bank paths among the filters are banks to measure (only `items` measures banks).
+    banks = [f for f in args.filters if is_bank_path(f)]
+    args.filters = [f for f in args.filters if not is_bank_path(f)] or (["items"] if banks else [])
+    bank_options = [option for bank in banks for option in ("--bank", bank)]
 
     header = (
         f"{'benchmark':<34} {'candidate':>11} {'baseline':>11} {'ratio':>7} {'target':>22}  result"
@@ -90,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     # next one down (a large heap makes every garbage collection pass longer).
     for path in sorted(BENCH_DIR.glob("bench_*.py")):
         child = subprocess.run(
-            [sys.executable, __file__, "--module", str(path), *args.filters],
+            [sys.executable, __file__, "--module", str(path), *bank_options, *args.filters],
             capture_output=True,
             text=True,
         )

@@ -39,7 +39,21 @@ _SHORTEST_ABBREVIATION = 3
 
 
 class NumberFormatError(ValueError):
-    pass
+    """Why a typed answer is not a number. `grouping` (`,` or ` `): the mistake is in digit
+    groups, where an example written with that separator shows the way (see `explained`)."""
+
+    def __init__(self, message: str, *, grouping: str | None = None) -> None:
+        super().__init__(message)
+        self.grouping = grouping
+
+    def explained(self, example: int | None) -> str:
+        """The message, with `example` written as it should be when the mistake is in digit
+        groups. The example comes from the caller, which knows it is no question's key
+        (quizapp/bank/number_examples.py): this module never shows a number of its own."""
+        message = str(self)
+        if example is None or self.grouping is None:
+            return message
+        return f"{message} ({f'{example:,}'.replace(',', self.grouping)})"
 
 
 def parse_number(text: str, unit: str | None = None) -> float:
@@ -71,12 +85,12 @@ def parse_number(text: str, unit: str | None = None) -> float:
     if " " in cleaned:
         if not _SPACE_GROUPED.match(cleaned):
             raise NumberFormatError(
-                f"{shown!r}: a space only separates groups of three digits (1 048 576)"
+                f"{shown!r}: a space only separates groups of three digits", grouping=" "
             )
         cleaned = cleaned.replace(" ", "")
     if "," in cleaned:
         if not _COMMA_GROUPED.match(cleaned):
-            raise NumberFormatError(f"{shown!r}: commas only separate thousands (1,048,576)")
+            raise NumberFormatError(f"{shown!r}: commas only separate thousands", grouping=",")
         cleaned = cleaned.replace(",", "")
     if not _NUMBER.match(cleaned):
         raise NumberFormatError(f"{shown!r} is not a number")

@@ -22,6 +22,7 @@ from quizapp.tui.app_options import AppOptions
 from quizapp.tui.components.startup import on_first_layout
 from quizapp.tui.history_writes import HistoryService
 from quizapp.tui.lab_service import LabService
+from quizapp.tui.number_examples import BankNumbers
 
 if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
@@ -55,6 +56,8 @@ class QuizApp(App[None]):
         self.bank = bank
         self.options = options
         self.lab = LabService(options.device)
+        # The numbers a number box's hint may show: none a key (quizapp/tui/number_examples.py).
+        self.number_examples = BankNumbers(lambda: self.bank, self.lab.stored)
         # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
         self.history_writes = HistoryService(
             self, options.db_path, use_fitted=not options.default_parameters

@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 
 from quizapp.bank.grading import NumberFormatError, parse_number
 from quizapp.bank.model import ComputeSpec, NumericQuestion, Question, QuestionType
+from quizapp.bank.number_examples import NumberExamples
 from quizapp.bank.session import Attempt
 from quizapp.exam.session import (
     NO_ANSWER,
@@ -254,11 +255,13 @@ class ExamScreen(Screen[None]):
             self._check_number(widget.value)
         self.call_after_refresh(self._focus_answer)
 
-    @staticmethod
-    def _hint(question: Question) -> str | Text:
+    def _hint(self, question: Question) -> str | Text:
         if isinstance(question, NumericQuestion):
-            return numeric_hint(question, EXAM_ENTER)
+            return numeric_hint(question, EXAM_ENTER, self._examples(question))
         return EXAM_HINTS.get(question.type, "")
+
+    def _examples(self, question: Question) -> NumberExamples | None:
+        return self.app.number_examples.examples_for(question)  # type: ignore[attr-defined]
 
     def _focus_answer(self) -> None:
         # Focus without scrolling: a question taller than the screen would otherwise be
@@ -348,7 +351,9 @@ class ExamScreen(Screen[None]):
             if text.strip():
                 parse_number(text, unit)
         except NumberFormatError as exc:
-            label.update(literal(f"{exc}: as typed, this answer would be marked wrong"))
+            examples = self._examples(question)
+            reason = exc.explained(examples.whole if examples else None)
+            label.update(literal(f"{reason}: as typed, this answer would be marked wrong"))
             label.add_class("-error")
             return False
         label.update(self._hint(question))

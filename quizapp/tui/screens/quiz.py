@@ -32,6 +32,7 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.bank.number_examples import NumberExamples
 from quizapp.bank.session import QuizSession
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.learning_wait import LearningWait
@@ -91,6 +92,7 @@ class QuizScreen(Screen[None]):
         self._derived: dict[str, object] | None = None
         self._selected: frozenset[int] = frozenset()
         self._hidden: list[tuple[str, str]] = []  # (bury or suspend, question id), for undo
+        self._hint_examples: NumberExamples | None = None  # the numbers the hint shows
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -134,7 +136,7 @@ class QuizScreen(Screen[None]):
             Label(literal(meta), id="question-meta"),
             BankMarkdown(question.prompt, id="prompt"),
             answer_widget(question, self.session.display_orders.get(question.id, ())),
-            Label(_hint(question), id="key-hint"),
+            Label(self._hint(question), id="key-hint"),
             # Mounted now but hidden, so the computation runs while the student thinks and a
             # derived numeric key is usually ready by the time they answer.
             LabPanel(self.lab, question.compute, autorun=True, id="lab", classes="hidden"),
@@ -180,8 +182,10 @@ class QuizScreen(Screen[None]):
         try:
             result = grade(question, answer, self._derived)
         except NumberFormatError as exc:
+            examples = self.app.number_examples.examples_for(question, self._derived)  # type: ignore[attr-defined]
+            reason = exc.explained(examples.whole if examples else None)
             self.query_one("#key-hint", Label).update(
-                with_markup("[b $error]$reason[/] — try again", reason=exc)
+                with_markup("[b $error]$reason[/] — try again", reason=reason)
             )
             return
         except MissingKey:
@@ -206,10 +210,20 @@ class QuizScreen(Screen[None]):
             # Only the question's own run sets the key; a rerun with the student's arguments
             # explores, it does not move the goalposts.
             self._derived = dict(event.result.values)
+            self._keep_hint_clear_of_key(question)
         if self.state == "awaiting-key" and self._pending is not None:
             pending_question, answer = self._pending
             self._pending = None
             self._submit(pending_question, answer)
+
+    def _keep_hint_clear_of_key(self, question: Question) -> None:
+        """A computed key is known now: no hint from here on shows it, and this question's
+        hint, which showed no example while its key was unknown, is written with them."""
+        numbers = self.app.number_examples  # type: ignore[attr-defined]
+        numbers.learn(question, self._derived or {})
+        asking = self.state == "asking" and isinstance(question, NumericQuestion)
+        if asking and numbers.examples_for(question, self._derived) != self._hint_examples:
+            self.query_one("#key-hint", Label).update(self._hint(question))
 
     @on(LabPanel.Failed)
     def _lab_failed(self, event: LabPanel.Failed) -> None:
@@ -417,8 +431,9 @@ class QuizScreen(Screen[None]):
             not self.session.finished and bool(self.session.attempts or self.state != "asking")
         )
 
-
-def _hint(question: Question) -> str | Text:
-    if isinstance(question, NumericQuestion):
-        return numeric_hint(question, "Enter submit")
-    return KEY_HINTS[question.type]
+    def _hint(self, question: Question) -> str | Text:
+        if isinstance(question, NumericQuestion):
+            examples = self.app.number_examples.examples_for(question, self._derived)  # type: ignore[attr-defined]
+            self._hint_examples = examples
+            return numeric_hint(question, "Enter submit", examples)
+        return KEY_HINTS[question.type]

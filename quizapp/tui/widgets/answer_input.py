@@ -33,6 +33,7 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.bank.number_examples import NumberExamples
 from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.choice_list import ChoiceList
@@ -41,6 +42,10 @@ from quizapp.tui.widgets.ordering_list import OrderingList
 FLASHCARD_HINT = "[dim]Think of the answer, then press space to reveal the back.[/]"
 # Every character parse_number can read: the rest are never part of an answer.
 NUMBER_CHARACTERS = frozenset("0123456789.,_ eE+-^\u202f")
+# The number formats, said without a number: for a bank so hostile that every example is a key.
+NUMBER_FORMATS_WITHOUT_EXAMPLE = (
+    "Type a number: digits, grouped in threes by commas or spaces if you like, or a power b^e"
+)
 
 
 class NumberInput(Input):
@@ -85,11 +90,13 @@ class NumberInput(Input):
         leave_field(self)
 
 
-def numeric_hint(question: NumericQuestion, enter: str) -> Text:
+def numeric_hint(question: NumericQuestion, enter: str, examples: NumberExamples | None) -> Text:
     """What a number box takes, and how close an answer must be: `enter` says what Enter does.
 
-    A rounded answer (1.05e6 for 1,048,576) is graded against the question's tolerance, so the
-    hint says how strict that is.
+    A rounded answer is graded against the question's tolerance, so the hint says how strict
+    that is. The numbers it shows are `examples`, chosen clear of every key the app knows
+    (quizapp/tui/number_examples.py): a hint that wrote a key would answer its question.
+    None (every candidate is near a key): the hint names the forms without a number.
     """
     answer = question.answer
     unit = f", the unit ({answer.unit}) optional" if answer.unit else ""
@@ -99,15 +106,21 @@ def numeric_hint(question: NumericQuestion, enter: str) -> Text:
         closeness = f"within ±{answer.tolerance:g} of the key"
     else:
         closeness = ""
+    if examples is None:
+        formats = NUMBER_FORMATS_WITHOUT_EXAMPLE
+        rounded = ""
+        worked = ""
+    else:
+        formats = f"Type a number: {examples.formats()}"
+        rounded = f" ({examples.rounded})"
+        worked = f" ({examples.rounded} for {examples.with_commas})"
     strictness = (
-        f"Marked right {closeness}: a rounded answer (1.05e6) counts if it is that close."
+        f"Marked right {closeness}: a rounded answer{rounded} counts if it is that close."
         if closeness
-        else "Marked exactly: a rounded answer (1.05e6 for 1,048,576) is wrong here."
+        else f"Marked exactly: a rounded answer{worked} is wrong here."
     )
     # As literal text: the unit comes from the bank, and a bank's text is never markup.
-    return literal(
-        f"Type a number: 1048576, 1,048,576, 1 048 576 or 2^20{unit} · {enter}\n{strictness}"
-    )
+    return literal(f"{formats}{unit} · {enter}\n{strictness}")
 
 
 def answer_widget(
