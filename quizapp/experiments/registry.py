@@ -425,6 +425,12 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
             "n_layers",
         ),
         restated=(("n_layers", "n_layers"),),
+        # torch's encoder is converted from our stack (to_torch_encoder), norms and all: its
+        # LayerNorm count repeats ours by construction. The outputs' max_abs_diff is the check.
+        aliases=(
+            ("torch_post_ln_norm_count", "post_ln_norm_count"),
+            ("torch_pre_ln_norm_count", "pre_ln_norm_count"),
+        ),
     ),
     ComputationSpec(
         name="residual_passthrough",

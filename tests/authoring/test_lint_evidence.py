@@ -82,6 +82,31 @@ def test_an_alias_is_perturbed_with_the_value_it_repeats(
     assert codes_at(path) == [("echo-claim", line_of(path, "torch_nn_multihead"))]
 
 
+def test_the_issues_torch_norm_count_echo_is_found(tmp_path: Path) -> None:
+    """ln_placement's torch encoder is converted from its own stack, so comparing the two norm
+    counts checks nothing (issue 18); the outputs' difference is what can fail."""
+    path = write(
+        tmp_path,
+        claiming(
+            "q",
+            "torch_pre_ln_norm_count == pre_ln_norm_count",
+            "pre_ln_torch_max_abs_diff < 1e-9",
+            computation="ln_placement",
+        ),
+    )
+    assert codes_at(path) == [("echo-claim", line_of(path, "torch_pre_ln_norm_count"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [s for s in COMPUTATIONS if s.aliases], ids=lambda s: s.name)
+def test_an_alias_equals_the_value_it_repeats(spec) -> None:
+    from quizapp.experiments.runner import run
+
+    values = run(spec.name, {}, device="cpu").values
+    for alias, value in spec.aliases:
+        assert values[alias] == values[value], (spec.name, alias, value)
+
+
 def test_perturbations_differ_from_the_value() -> None:
     for value in (0, 1, -3, 2.5, 0.0, True, False, "dog", ""):
         others = perturbations(value)
