@@ -56,7 +56,11 @@ expect "Positional encoding"
 keys Enter                              # start the highlighted deck
 expect "Question 1 of 3"
 expect "Multi-head attention exists primarily to"
-keys 1 Enter                            # the subspaces option is first when not shuffled
+# The key's number as the screen shows it: the bank spreads its keys over the positions, so
+# read it rather than assume it (issue 18).
+key=$(screen | sed -n 's/^ *\([0-9]\)\. ( ) Let the model attend to multiple representation.*/\1/p')
+[ -n "$key" ] || { echo "drive_session: the subspaces option is not on screen" >&2; screen >&2; exit 1; }
+keys "$key" Enter
 expect "✓ Correct"
 expect "Score 1/1"
 expect "lab ·" 180                      # the live computation panel: torch loads first

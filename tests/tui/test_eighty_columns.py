@@ -185,7 +185,8 @@ def test_options_wrap_under_their_own_text_and_the_footer_fits(size) -> None:
         await settled(pilot)
         assert cut_off(app) == []
         lines = screen_lines(app)
-        first = next(i for i, line in enumerate(lines) if "1. ( ) Let the model" in line)
+        # Wherever the shuffle put it: the option's own number, then its text.
+        first = next(i for i, line in enumerate(lines) if ". ( ) Let the model" in line)
         column = lines[first].index("Let the model")
         if size == (80, 24):  # the first option wraps: under "Let", not under "1."
             assert lines[first + 1][column:].startswith("parallel")
