@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizapp.srs.fit_store import FitRecord, active_fit, save_fit
-from quizapp.srs.fitting import MIN_LEARNABLE
+from quizapp.srs.fitting import MIN_PARTIAL_LEARNABLE
 from quizapp.srs.history import PostgresLocation, open_writer
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.screens import fit as fit_screen
@@ -145,7 +145,7 @@ def test_a_tiny_history_is_refused_with_the_commands_message(tmp_path: Path) -> 
         await wait_for(pilot, lambda: not screen.running, timeout=60)
         report = shown(screen, "fit-report")
         assert report.startswith("not enough history to fit")
-        assert f"needs {MIN_LEARNABLE} reviews" in report
+        assert f"need {MIN_PARTIAL_LEARNABLE} reviews" in report
         assert shown(screen, "fit-stage").startswith("No fit")
         assert app.history_writes.parameters is None
         await pilot.press("escape")
