@@ -200,20 +200,18 @@ def report_lines(outcome: FitOutcome, desired_retention: float | None = None) ->
     data, record, before, after = outcome.data, outcome.record, outcome.before, outcome.after
     held_from = data.held_out[0].review_datetime.astimezone()
     kept = 100 - round(100 * HELD_OUT_SHARE)
+    checked = (
+        f"on {len(data.train):,} reviews (the earlier {kept} %); checked on {after.reviews:,} "
+        f"of the latest {len(data.held_out):,} (held out, from {held_from:%Y-%m-%d})."
+    )
     if outcome.kind == PARTIAL:
-        first_reviews = sum(outcome.record.detail.get("initial_stability_outcomes", {}).values())
         lines = _wrapped(
-            f"Partial fit: the initial stabilities only (w[0..3], from {first_reviews} cards' "
-            f"first review a day or more later), shrunk toward the defaults; all 21 parameters "
-            f"need {MIN_LEARNABLE} reviews a day or more apart, and there are {data.learnable}."
+            f"Partial fit: the initial stabilities (w[0..3]) only, shrunk toward the defaults; "
+            f"all 21 need {MIN_LEARNABLE} reviews a day or more apart ({data.learnable} so "
+            f"far). Fitted {checked}"
         )
     else:
-        lines = _wrapped("Full fit: all 21 parameters, with py-fsrs's optimizer.")
-    lines += _wrapped(
-        f"Fitted on {len(data.train):,} reviews (the earlier {kept} %); checked on "
-        f"{after.reviews:,} of the latest {len(data.held_out):,} (held out, from "
-        f"{held_from:%Y-%m-%d})."
-    )
+        lines = _wrapped(f"All 21 parameters fitted {checked}")
     lines += [
         "                      log-loss   RMSE (bins)",
         f"  default parameters  {before.log_loss:8.4f}   {100 * before.rmse_bins:8.1f} %",

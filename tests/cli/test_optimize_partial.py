@@ -45,7 +45,7 @@ def test_a_short_history_gets_a_partial_fit_that_beats_the_defaults_and_is_used(
     assert record.log_loss_after < record.log_loss_before and record.in_use
     lines = report_lines(outcome)
     text = "\n".join(lines)
-    assert text.startswith("Partial fit: the initial stabilities only")
+    assert text.startswith("Partial fit: the initial stabilities (w[0..3]) only")
     assert f"default parameters  {record.log_loss_before:8.4f}" in text
     assert f"fitted parameters   {record.log_loss_after:8.4f}" in text
     assert "Better: drills schedule with the fitted parameters" in text

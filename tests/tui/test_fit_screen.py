@@ -73,6 +73,7 @@ def test_the_palette_fits_shows_the_report_and_drills_use_the_fit(
         await wait_for(pilot, lambda: not screen.running, timeout=60)
         report = shown(screen, "fit-report")
         assert "default parameters" in report and "fitted parameters" in report
+        assert report.startswith("All 21 parameters fitted on")  # a full fit: 600-odd reviews
         assert "Better: drills schedule with the fitted parameters" in report
         assert "Optimal retention for your workload (py-fsrs): 0.85" in report
         assert shown(screen, "fit-stage").startswith("Done in")
