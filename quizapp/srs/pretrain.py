@@ -62,10 +62,6 @@ class InitialStabilities:
     parameters: tuple[float, ...]  # py-fsrs's defaults with w[0..3] replaced
     outcomes: dict[int, int]  # first rating -> outcomes it was fitted on
 
-    @property
-    def fitted_on(self) -> int:
-        return sum(self.outcomes.values())
-
 
 def outcomes(logs: Iterable[ReviewLog]) -> list[Outcome]:
     """Each card's first review a whole day or more after its previous review, with the reviews

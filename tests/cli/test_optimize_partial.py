@@ -35,7 +35,7 @@ def rows() -> list[ReviewRow]:
 
 
 def test_a_short_history_gets_a_partial_fit_that_beats_the_defaults_and_is_used(
-    rows: list[ReviewRow],
+    rows: list[ReviewRow], tmp_path: Path
 ) -> None:
     outcome = fit(rows, now=AFTER, retention=False)
     record = outcome.record
@@ -50,6 +50,11 @@ def test_a_short_history_gets_a_partial_fit_that_beats_the_defaults_and_is_used(
     assert f"fitted parameters   {record.log_loss_after:8.4f}" in text
     assert "Better: drills schedule with the fitted parameters" in text
     assert all(len(line) <= 64 for line in lines)
+    with ReviewStore.open(tmp_path / "history.sqlite3") as store:
+        save_fit(store, record)
+        stored = active_fit(store)
+    assert stored is not None and stored.parameters == record.parameters
+    assert "fitted (initial stabilities only)" in stored.summary()  # what stats shows
 
 
 def test_a_fit_that_does_not_beat_the_defaults_is_refused(
