@@ -92,7 +92,7 @@ class FitScreen(ModalScreen[None]):
         self.on_fitted = on_fitted  # the app reads which parameters drills use now
         self.keeps_defaults = keeps_defaults  # this run has --default-parameters
         self.running = True
-        self.stage = "Starting py-fsrs's optimizer…"
+        self.stage = "Reading the history…"  # until the child reports its first step
         self._started = time.monotonic()
         self._process: subprocess.Popen[str] | None = None
 
