@@ -57,7 +57,8 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
     optimize.add_argument(
         "--no-retention",
         action="store_true",
-        help="skip py-fsrs's optimal retention for your workload (a year simulated, ~10 s)",
+        help="skip the optimal retention for your workload (py-fsrs's year, ~10 s; or the days "
+        "to the exam, ~1 s)",
     )
     optimize.add_argument(
         "--exam-date",
