@@ -1,10 +1,12 @@
-"""`quizapp optimize`: fit FSRS to the review history with py-fsrs's own optimizer.
+"""`quizapp optimize`: fit FSRS to the review history, as far as the history supports.
 
-Fits on the earlier 80 % of the reviews, reports the log-loss of py-fsrs's default parameters
+From 40 reviews a day or more apart, the initial stabilities only (quizapp/srs/pretrain.py);
+from 512, all 21 parameters with py-fsrs's own optimizer. Fits on the earlier 80 % of the
+reviews, reports the log-loss of py-fsrs's default parameters
 and of the fitted ones on the latest 20 % (held out), and stores the fit with the history:
 drills schedule with it from then on when it predicts better. `--reset` goes back to the
 defaults for good; `--default-parameters` on `quizapp`, `drill` and `exam` for one run.
-Torch is imported only once a fit runs (quizapp/optimize.py).
+Torch is imported only once py-fsrs's optimizer runs (quizapp/optimize.py).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line
+from quizapp.cli.forecast import exam_date_argument, moment_argument
 
 if TYPE_CHECKING:
     from quizapp.srs.history import HistoryLocation
@@ -30,8 +34,10 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
         description="Fit FSRS's parameters to your review history with py-fsrs's optimizer. "
         "It fits on the earlier 80 % of your reviews and reports the log-loss of the default "
         "and the fitted parameters on the latest 20 %, held out. The fit is stored with the "
-        "history, and drills schedule with it from then on if it predicts better. It needs "
-        "512 reviews given a day or more after the card's previous one.",
+        "history, and drills schedule with it from then on if it predicts better. From 40 "
+        "reviews given a day or more after the card's previous one it fits the initial "
+        "stabilities only; from 512, all 21 parameters. With an exam date, the optimal "
+        "retention is for the days left to the exam.",
     )
     optimize.add_argument(
         "--db",
@@ -51,7 +57,23 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
     optimize.add_argument(
         "--no-retention",
         action="store_true",
-        help="skip py-fsrs's optimal retention for your workload (a year simulated, ~10 s)",
+        help="skip the optimal retention for your workload (py-fsrs's year, ~10 s; or the days "
+        "to the exam, ~1 s)",
+    )
+    optimize.add_argument(
+        "--exam-date",
+        type=exam_date_argument,
+        metavar="DATE",
+        default=argparse.SUPPRESS,
+        help="the exam's date, e.g. 2027-01-15: the optimal retention is for the days left to "
+        "it (default: exam_date in config.toml; without one, py-fsrs's year)",
+    )
+    optimize.add_argument(
+        "--now",
+        type=moment_argument,
+        metavar="WHEN",
+        default=argparse.SUPPRESS,
+        help="testing aid: fit as if it were WHEN (2026-12-02 is 09:00 that day)",
     )
     optimize.add_argument(
         "--reset",
@@ -79,7 +101,8 @@ def run_optimize(args: argparse.Namespace) -> int:
     try:
         if args.reset:
             return _reset(db)
-        return _fit(db, args)
+        exam_date = getattr(args, "exam_date", None) or (settings and settings.exam_date)
+        return _fit(db, args, _exam_moment(exam_date) if exam_date else None)
     except HistoryError as exc:
         return _fail(exc)
 
@@ -100,7 +123,14 @@ def _reset(db: HistoryLocation) -> int:
     return 0
 
 
-def _fit(db: HistoryLocation, args: argparse.Namespace) -> int:
+def _exam_moment(day: date) -> datetime:
+    """The exam's moment, as the forecast takes it: 09:00 local time on its date."""
+    from quizapp.srs.clock import MORNING
+
+    return datetime.combine(day, MORNING).astimezone()
+
+
+def _fit(db: HistoryLocation, args: argparse.Namespace, exam_at: datetime | None) -> int:
     from quizapp.cli.progress import StatusLine
     from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
     from quizapp.srs.fit_store import save_fit
@@ -125,7 +155,13 @@ def _fit(db: HistoryLocation, args: argparse.Namespace) -> int:
             status(step, steps)
 
     try:
-        outcome = fit(rows, now=utc_now(), retention=not args.no_retention, progress=progress)
+        outcome = fit(
+            rows,
+            now=utc_now(),
+            retention=not args.no_retention,
+            progress=progress,
+            exam_at=exam_at,
+        )
     except FitRefused as exc:
         return _fail(exc)
     finally:

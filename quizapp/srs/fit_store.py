@@ -33,9 +33,11 @@ class FitRecord:
     id: int | None = None  # the row, once stored
 
     def summary(self) -> str:
-        """One line: when, on how much, and what it did to the held-out log-loss."""
+        """One line: when, on how much, and what it did to the held-out log-loss (a partial
+        fit says it moved the initial stabilities only)."""
+        only = " (initial stabilities only)" if self.detail.get("kind") == "partial" else ""
         return (
-            f"fitted {self.fitted_at.astimezone():%Y-%m-%d} on {self.reviews:,} reviews "
+            f"fitted{only} {self.fitted_at.astimezone():%Y-%m-%d} on {self.reviews:,} reviews "
             f"(held-out log-loss {self.log_loss_before:.3f} → {self.log_loss_after:.3f})"
         )
 

@@ -24,11 +24,20 @@ quizapp/optimize.py; this module prepares what it is given and judges what it re
   mean of (mean p - share recalled)² over the bins (the benchmark's original RMSE(bins); the
   same definition as the forecast's calibration).
 
-The optimizer's own minimum: `Optimizer.compute_optimal_parameters` hands back the default
-parameters unchanged when it has fewer than 512 reviews to learn from (its mini-batch size),
-counting only reviews a whole day or more after the card's previous one, among each card's
-first 64 reviews. `MIN_LEARNABLE` is that number, counted the same way over the reviews it is
-given (the earlier 80 %); below it `refusal` says why instead of fitting.
+What is fitted depends on how much there is (`fit_kind`), counted as py-fsrs's optimizer
+counts what it learns from: reviews a whole day or more after the card's previous one, among
+each card's first 64 reviews, in the reviews fitted on (the earlier 80 %).
+
+- **512 or more** (`MIN_LEARNABLE`, the optimizer's mini-batch: below it
+  `Optimizer.compute_optimal_parameters` hands back the defaults unchanged), with at least
+  `MIN_HELD_OUT` (50) scored held-out reviews: the **full** fit, all 21 parameters, by
+  py-fsrs's optimizer.
+- **40 or more** (`MIN_PARTIAL_LEARNABLE`), with at least `MIN_PARTIAL_HELD_OUT` (10) scored
+  held-out reviews: the **partial** fit, the four initial stabilities only, shrunk toward the
+  defaults (quizapp/srs/pretrain.py). About half of those reviews are a card's first long-term
+  review, what the partial fit learns from: some 20, as much as its prior weighs. A 30-day
+  preparation of 150 answers has 40 to 50.
+- Fewer: no fit; `refusal` says why.
 """
 
 from __future__ import annotations
@@ -44,9 +53,14 @@ from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BO
 from quizapp.srs.store import ReviewRow
 
 MIN_LEARNABLE = 512  # fsrs.optimizer's mini_batch_size: below it the defaults come back
+MIN_PARTIAL_LEARNABLE = 40  # the partial fit (initial stabilities only) from here
 MAX_SEQ_LEN = 64  # fsrs.optimizer's max_seq_len: a card's first 64 reviews are fitted on
 HELD_OUT_SHARE = 0.2
-MIN_HELD_OUT = 50  # fewer scored held-out reviews than this say nothing about a fit
+MIN_HELD_OUT = 50  # fewer scored held-out reviews than this say nothing about a full fit
+# A partial fit moves four parameters, shrunk toward the defaults: ten held-out reviews catch a
+# gross misfit (the shrinkage, not the check, is what keeps a small fit safe).
+MIN_PARTIAL_HELD_OUT = 10
+FULL, PARTIAL = "full", "partial"
 MIN_RETENTION_LOGS = 512  # Optimizer.compute_optimal_retention refuses fewer review logs
 NOT_SCHEDULED = frozenset({"practice"})  # kinds of review that left the card's schedule alone
 CLIP = 1e-4
@@ -122,22 +136,33 @@ def learnable_reviews(logs: Iterable[ReviewLog]) -> int:
     return count
 
 
+def fit_kind(data: FitData) -> str | None:
+    """`FULL` (all 21 parameters), `PARTIAL` (the initial stabilities only), or None: too
+    little to fit and check anything."""
+    if data.learnable >= MIN_LEARNABLE and data.scored >= MIN_HELD_OUT:
+        return FULL
+    if data.learnable >= MIN_PARTIAL_LEARNABLE and data.scored >= MIN_PARTIAL_HELD_OUT:
+        return PARTIAL
+    return None
+
+
 def refusal(data: FitData) -> str | None:
     """Why these reviews cannot be fitted and judged, in one line; None when they can."""
+    if fit_kind(data) is not None:
+        return None
     kept, held = 100 - round(100 * HELD_OUT_SHARE), round(100 * HELD_OUT_SHARE)
-    if data.learnable < MIN_LEARNABLE:
+    if data.learnable < MIN_PARTIAL_LEARNABLE:
         return (
-            f"not enough history to fit: py-fsrs's optimizer needs {MIN_LEARNABLE} reviews given "
-            f"a day or more after the card's previous one, in the {kept} % it fits on (the "
-            f"latest {held} % are held out to check it); there are {data.learnable}"
+            f"not enough history to fit: the initial stabilities need {MIN_PARTIAL_LEARNABLE} "
+            f"reviews given a day or more after the card's previous one, and all 21 parameters "
+            f"{MIN_LEARNABLE}, in the {kept} % fitted on (the latest {held} % are held out to "
+            f"check the fit); there are {data.learnable}"
         )
-    if data.scored < MIN_HELD_OUT:
-        return (
-            f"too few reviews held out to check a fit: the latest {held} % hold "
-            f"{data.scored} given a day or more after the card's previous one, and a check "
-            f"needs {MIN_HELD_OUT}"
-        )
-    return None
+    return (
+        f"too few reviews held out to check a fit: the latest {held} % hold {data.scored} "
+        f"given a day or more after the card's previous one, and a check needs "
+        f"{MIN_PARTIAL_HELD_OUT}"
+    )
 
 
 def held_out_predictions(parameters: Sequence[float], data: FitData) -> list[tuple[float, bool]]:
@@ -239,13 +264,18 @@ def _scored(
 
 
 __all__ = [
+    "FULL",
     "HELD_OUT_SHARE",
     "MIN_HELD_OUT",
     "MIN_LEARNABLE",
+    "MIN_PARTIAL_HELD_OUT",
+    "MIN_PARTIAL_LEARNABLE",
     "MIN_RETENTION_LOGS",
     "NOT_SCHEDULED",
+    "PARTIAL",
     "FitData",
     "Score",
+    "fit_kind",
     "held_out_predictions",
     "learnable_reviews",
     "log_loss",

@@ -12,7 +12,7 @@ import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from quizapp.srs.fit_store import active_fit
-from quizapp.srs.fitting import MIN_LEARNABLE
+from quizapp.srs.fitting import MIN_LEARNABLE, MIN_PARTIAL_LEARNABLE
 from quizapp.srs.store import ReviewStore
 from tests.conftest import REPO
 from tests.srs.simulated_history import FIT_SIZE, simulate_history
@@ -33,7 +33,7 @@ def test_the_real_optimizer_fits_a_simulated_student_and_the_fit_is_used(
     payload = json.loads(result.stdout)
     fit = payload["fit"]
     assert fit["log_loss_after"] <= fit["log_loss_before"]
-    assert fit["in_use"] is True
+    assert fit["in_use"] is True and fit["kind"] == "full"
     assert fit["parameters"] != list(DEFAULT_PARAMETERS)
     assert fit["held_out_reviews"] > 200 and fit["learnable_reviews"] >= MIN_LEARNABLE
     assert any("log-loss" in line for line in payload["report"])
@@ -75,7 +75,7 @@ print(status, "torch" in sys.modules)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("quizapp optimize: error: not enough history")
-    assert f"needs {MIN_LEARNABLE} reviews" in lines[0]
+    assert f"need {MIN_PARTIAL_LEARNABLE} reviews" in lines[0]
     assert db.read_bytes() == before  # nothing written
 
 

@@ -10,9 +10,14 @@ from fsrs import Card, Rating, ReviewLog, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 from quizapp.srs.fitting import (
+    FULL,
     MIN_HELD_OUT,
     MIN_LEARNABLE,
+    MIN_PARTIAL_HELD_OUT,
+    MIN_PARTIAL_LEARNABLE,
+    PARTIAL,
     FitData,
+    fit_kind,
     held_out_predictions,
     learnable_reviews,
     log_loss,
@@ -117,16 +122,26 @@ def test_our_minimum_is_the_optimizers_own(monkeypatch) -> None:
         fsrs.optimizer.Optimizer(enough).compute_optimal_parameters()
 
 
-def test_refusal_below_the_minimum_and_with_too_little_held_out() -> None:
+def test_what_is_fitted_follows_how_much_there_is() -> None:
     def data(learnable: int, scored: int) -> FitData:
         return FitData(train=(), held_out=(), learnable=learnable, scored=scored, left_out=0)
 
-    short = refusal(data(MIN_LEARNABLE - 1, 500))
+    assert fit_kind(data(MIN_LEARNABLE, MIN_HELD_OUT)) == FULL
+    # Enough to learn from, too little held out to check all 21 parameters: the partial fit.
+    assert fit_kind(data(MIN_LEARNABLE, MIN_HELD_OUT - 1)) == PARTIAL
+    assert fit_kind(data(MIN_LEARNABLE - 1, 500)) == PARTIAL
+    assert fit_kind(data(MIN_PARTIAL_LEARNABLE, MIN_PARTIAL_HELD_OUT)) == PARTIAL
+    assert refusal(data(MIN_PARTIAL_LEARNABLE, MIN_PARTIAL_HELD_OUT)) is None
+
+    short = refusal(data(MIN_PARTIAL_LEARNABLE - 1, 500))
+    assert fit_kind(data(MIN_PARTIAL_LEARNABLE - 1, 500)) is None
     assert short is not None and "\n" not in short
-    assert f"needs {MIN_LEARNABLE} reviews" in short and f"there are {MIN_LEARNABLE - 1}" in short
-    assert refusal(data(MIN_LEARNABLE, MIN_HELD_OUT)) is None
-    few = refusal(data(MIN_LEARNABLE, MIN_HELD_OUT - 1))
-    assert few is not None and f"needs {MIN_HELD_OUT}" in few
+    assert (
+        f"need {MIN_PARTIAL_LEARNABLE} reviews" in short and f"parameters {MIN_LEARNABLE}" in short
+    )
+    assert f"there are {MIN_PARTIAL_LEARNABLE - 1}" in short
+    few = refusal(data(MIN_LEARNABLE, MIN_PARTIAL_HELD_OUT - 1))
+    assert few is not None and f"needs {MIN_PARTIAL_HELD_OUT}" in few
 
 
 # -- judging a parameter set ----------------------------------------------------------------------

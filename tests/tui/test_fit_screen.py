@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,9 @@ from fsrs.scheduler import DEFAULT_PARAMETERS
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from quizapp.srs.fit_store import FitRecord, active_fit, save_fit
-from quizapp.srs.fitting import MIN_LEARNABLE
+from quizapp.srs.config import Settings
+from quizapp.srs.fit_store import FitRecord, active_fit, latest_fit, save_fit
+from quizapp.srs.fitting import MIN_PARTIAL_LEARNABLE
 from quizapp.srs.history import PostgresLocation, open_writer
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.screens import fit as fit_screen
@@ -73,6 +75,7 @@ def test_the_palette_fits_shows_the_report_and_drills_use_the_fit(
         await wait_for(pilot, lambda: not screen.running, timeout=60)
         report = shown(screen, "fit-report")
         assert "default parameters" in report and "fitted parameters" in report
+        assert report.startswith("All 21 parameters fitted on")  # a full fit: 600-odd reviews
         assert "Better: drills schedule with the fitted parameters" in report
         assert "Optimal retention for your workload (py-fsrs): 0.85" in report
         assert shown(screen, "fit-stage").startswith("Done in")
@@ -145,7 +148,7 @@ def test_a_tiny_history_is_refused_with_the_commands_message(tmp_path: Path) -> 
         await wait_for(pilot, lambda: not screen.running, timeout=60)
         report = shown(screen, "fit-report")
         assert report.startswith("not enough history to fit")
-        assert f"needs {MIN_LEARNABLE} reviews" in report
+        assert f"need {MIN_PARTIAL_LEARNABLE} reviews" in report
         assert shown(screen, "fit-stage").startswith("No fit")
         assert app.history_writes.parameters is None
         await pilot.press("escape")
@@ -154,6 +157,31 @@ def test_a_tiny_history_is_refused_with_the_commands_message(tmp_path: Path) -> 
     drive(app, scenario, size=SIZE)
     with ReviewStore.open_readonly(db) as store:
         assert active_fit(store) is None
+
+
+def test_a_short_history_gets_a_partial_fit_and_the_retention_to_the_apps_exam_date(
+    tmp_path: Path,
+) -> None:
+    """The real command on a month's preparation: no torch, the initial stabilities only, and
+    the optimal retention for the days left to the exam date the app was given."""
+    db = tmp_path / "history.sqlite3"
+    simulate_history(db, cards=30, days=30, new_per_day=1)
+    exam = date.today() + timedelta(days=12)
+    app = make_app(db, settings=Settings(exam_date=exam))
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_fit_screen(pilot)
+        await wait_for(pilot, lambda: not screen.running, timeout=60)
+        report = shown(screen, "fit-report")
+        assert report.startswith("Partial fit: the initial stabilities (w[0..3]) only")
+        assert "default parameters" in report and "fitted parameters" in report
+        assert "days to the exam:" in report
+
+    drive(app, scenario, size=SIZE)
+    with ReviewStore.open_readonly(db) as store:
+        fit = latest_fit(store)
+    assert fit is not None and fit.detail["kind"] == "partial"
+    assert 11 <= fit.detail["retention_horizon_days"] <= 13
 
 
 def test_closing_the_screen_stops_a_fit_that_is_still_running(

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,7 @@ def open_fit_screen(app: QuizApp) -> None:
             history.path,
             on_fitted=history.reload_parameters,
             keeps_defaults=not history.use_fitted,
+            exam_date=app.settings.exam_date,
         )
     )
 
@@ -85,14 +87,21 @@ class FitScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape", "close", "Close")]
 
     def __init__(
-        self, db: HistoryLocation, on_fitted: Callable[[], None], *, keeps_defaults: bool = False
+        self,
+        db: HistoryLocation,
+        on_fitted: Callable[[], None],
+        *,
+        keeps_defaults: bool = False,
+        exam_date: date | None = None,
     ) -> None:
         super().__init__()
         self.db = db
+        # The app's exam date (--exam-date, else config.toml): the optimal retention's horizon.
+        self.exam_args = ["--exam-date", exam_date.isoformat()] if exam_date else []
         self.on_fitted = on_fitted  # the app reads which parameters drills use now
         self.keeps_defaults = keeps_defaults  # this run has --default-parameters
         self.running = True
-        self.stage = "Starting py-fsrs's optimizer…"
+        self.stage = "Reading the history…"  # until the child reports its first step
         self._started = time.monotonic()
         self._process: subprocess.Popen[str] | None = None
 
@@ -135,7 +144,7 @@ class FitScreen(ModalScreen[None]):
         worker = get_current_worker()
         try:
             process = subprocess.Popen(
-                [*fit_command(self.db), "--progress-lines"],
+                [*fit_command(self.db), *self.exam_args, "--progress-lines"],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
