@@ -26,20 +26,24 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from quizapp.srs import memory_arrays as arrays
 from quizapp.srs.exam_model import ExamBlueprint, ExamItem
-from quizapp.srs.forecast import Student, recall_chance
+from quizapp.srs.forecast import ScoreForecast, Student, recall_chance
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.uncertainty import (
     DRAWS,
+    SEED,
     Belief,
     Evidence,
     chance_matrix,
     draw_belief,
     mean_by_moment,
+    score_forecast_of,
 )
 
 CONSOLIDATION_DAYS = 3  # no new question in the last days before the exam
@@ -105,6 +109,45 @@ class Valuation:
             return self._new[key]
         return self._gain(item, memory, first_chance)
 
+    def review_gains(self, items: Sequence[ExamItem], memories: Sequence[Memory]) -> np.ndarray:
+        """`gain` for reviewed cards, all at once (the same formulas on arrays: the plan values
+        every card every day, and one at a time that is most of its cost)."""
+        model, now = self.model, self.now_ms
+        stability = np.array([m.stability for m in memories], dtype=float)
+        difficulty = np.array([m.difficulty for m in memories], dtype=float)
+        last = np.array([m.last_review_ms for m in memories], dtype=np.int64)
+        guess = np.array([item.guess for item in items], dtype=float)
+        weight = np.array([item.weight for item in items], dtype=float)
+        recall = arrays.retrievability(model, stability, last, now)
+        current = self._worth_arrays(stability, difficulty, last, guess)
+        after = np.zeros_like(recall)
+        for rating, share in ((Rating.Good, recall), (Rating.Again, 1 - recall)):
+            reviewed = arrays.stability_after(model, stability, difficulty, last, rating, now)
+            moved = arrays.next_difficulty(model, difficulty, rating)
+            after += share * self._worth_arrays(reviewed, moved, np.full_like(last, now), guess)
+        return weight * (after - current)
+
+    def _worth_arrays(
+        self, stability: np.ndarray, difficulty: np.ndarray, last: np.ndarray, guess: np.ndarray
+    ) -> np.ndarray:
+        model = self.model
+        if not self.lookahead:
+            return np.maximum(arrays.retrievability(model, stability, last, self.exam_ms), guess)
+        final = self.final_ms
+        recall = arrays.retrievability(model, stability, last, final)
+        one_day = np.ones_like(stability)
+        good = arrays.retrievability_after(
+            model,
+            arrays.stability_after(model, stability, difficulty, last, Rating.Good, final),
+            one_day,
+        )
+        again = arrays.retrievability_after(
+            model,
+            arrays.stability_after(model, stability, difficulty, last, Rating.Again, final),
+            one_day,
+        )
+        return recall * np.maximum(good, guess) + (1 - recall) * np.maximum(again, guess)
+
     def _gain(self, item: ExamItem, memory: Memory | None, first_chance: float) -> float:
         model = self.model
         now = self.now_ms
@@ -153,13 +196,22 @@ def plan_day(
     valuation = Valuation(model, now_ms, exam_ms)
     reviews: list[PlanChoice] = []
     new: list[PlanChoice] = []
+    reviewed: list[tuple[ExamItem, Memory]] = []
     for item in blueprint.items:
         if available is not None and item.question_id not in available:
             continue
         memory = student.memories.get(item.question_id)
-        gain = valuation.gain(item, memory, student.unseen_chance(item))
-        choice = PlanChoice(item.question_id, gain, minutes_per_card, memory is None)
-        (new if memory is None else reviews).append(choice)
+        if memory is not None:
+            reviewed.append((item, memory))
+            continue
+        gain = valuation.gain(item, None, student.unseen_chance(item))
+        new.append(PlanChoice(item.question_id, gain, minutes_per_card, True))
+    if reviewed:
+        gains = valuation.review_gains([i for i, _ in reviewed], [m for _, m in reviewed])
+        reviews = [
+            PlanChoice(item.question_id, float(gain), minutes_per_card, False)
+            for (item, _), gain in zip(reviewed, gains, strict=True)
+        ]
     by_value = _best_first
     new_allowed = len(new) if max_new is None else max(0, max_new)
     if days_left(now_ms, exam_ms) <= CONSOLIDATION_DAYS:
@@ -285,6 +337,43 @@ def project_plan(
     )
 
 
+def plan_forecast(
+    blueprint: ExamBlueprint,
+    student: Student,
+    model: MemoryModel,
+    now_ms: int,
+    exam_ms: int,
+    *,
+    threshold: float,
+    evidence: Evidence,
+    no_study_belief: Belief | None = None,
+    runs: int = PROJECTION_RUNS,
+    **plan_options: Any,
+) -> tuple[Projection, ScoreForecast]:
+    """The headline forecast with the plan followed: the projection (`project_plan`, with
+    `plan_options`) and the score distribution its futures make at the exam. What
+    `quizapp forecast` shows and what bench/bench_exam.py checks against simulated students."""
+    if no_study_belief is None:
+        no_study_belief = draw_belief(
+            blueprint, student.first_attempts, evidence, DRAWS, np.random.default_rng(SEED)
+        )
+    projection = project_plan(
+        blueprint,
+        student,
+        model,
+        now_ms,
+        exam_ms,
+        runs=runs,
+        evidence=evidence,
+        no_study_belief=no_study_belief,
+        **plan_options,
+    )
+    forecast = score_forecast_of(
+        blueprint, projection.exam_draws, threshold, np.random.default_rng(SEED)
+    )
+    return projection, forecast
+
+
 __all__ = [
     "CONSOLIDATION_DAYS",
     "PlanChoice",
@@ -294,5 +383,6 @@ __all__ = [
     "mixed",
     "new_quota",
     "plan_day",
+    "plan_forecast",
     "project_plan",
 ]

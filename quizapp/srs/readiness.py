@@ -34,7 +34,7 @@ from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel
-from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
+from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, plan_forecast
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
 from quizapp.srs.store import from_ms, to_ms
@@ -44,7 +44,6 @@ from quizapp.srs.uncertainty import (
     Basis,
     Evidence,
     draw_belief,
-    score_forecast_of,
     uncertain_forecast,
 )
 
@@ -360,24 +359,22 @@ def assess(
     if not planning:
         return report
     today = _plan_today(blueprint, student, model, facts, settings, now, exam_ms, available)
-    projection = project_plan(
+    projection, with_plan = plan_forecast(
         blueprint,
         student,
         model,
         to_ms(now),
         exam_ms,
+        threshold=threshold,
+        evidence=evidence,
+        no_study_belief=belief,
+        runs=runs,
         minutes_today=_budget_today(settings, facts),
         minutes_per_day=settings.study_minutes_per_day,
         minutes_per_card=facts.minutes_per_card,
         available=available,
         max_new=settings.new_cards_per_day,
         max_new_today=_new_today(settings, facts),
-        runs=runs,
-        evidence=evidence,
-        no_study_belief=belief,
-    )
-    with_plan = score_forecast_of(
-        blueprint, projection.exam_draws, threshold, numpy.random.default_rng(SEED)
     )
     return replace(
         report,
