@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from fsrs import Card, Rating, Scheduler
+from fsrs import Card, Rating, ReviewLog, Scheduler
 
 _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -33,6 +33,7 @@ class PyFsrsTruth:
         self.scheduler = Scheduler(parameters=tuple(parameters), enable_fuzzing=False)
         self.start_ms = start_ms
         self.cards: dict[str, Card] = {}
+        self.logs: dict[str, list[ReviewLog]] = {}  # what happened to each card, in order
 
     def recall(self, question_id: str, at_ms: int) -> float | None:
         card = self.cards.get(question_id)
@@ -44,7 +45,8 @@ class PyFsrsTruth:
         when = fsrs_datetime(at_ms)
         card = self.cards.get(question_id) or Card(card_id=len(self.cards) + 1, due=when)
         rating = Rating.Good if recalled else Rating.Again
-        self.cards[question_id], _ = self.scheduler.review_card(card, rating, when)
+        self.cards[question_id], log = self.scheduler.review_card(card, rating, when)
+        self.logs.setdefault(question_id, []).append(log)
 
 
 __all__ = ["PyFsrsTruth", "fsrs_datetime"]
