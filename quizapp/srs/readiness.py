@@ -25,7 +25,13 @@ import numpy
 
 from quizapp.bank.model import Deck, Question
 from quizapp.exam.sampling import DEFAULT_QUESTIONS
-from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_predictions
+from quizapp.srs.calibration import (
+    Calibration,
+    PastReview,
+    calibrate,
+    interval_coverage,
+    review_predictions,
+)
 from quizapp.srs.clock import MORNING
 from quizapp.srs.config import Settings
 from quizapp.srs.evidence import answers_of, replay
@@ -248,7 +254,11 @@ class Readiness:
 
     def forecast_json(self, forecast: ScoreForecast) -> dict[str, Any]:
         """A forecast's figures with what they rest on."""
-        return {**forecast.as_json(), "based_on": self.basis.text}
+        return {
+            **forecast.as_json(),
+            "based_on": self.basis.text,
+            "interval_coverage": self.calibration.intervals.coverage,
+        }
 
     def as_json(self) -> dict[str, Any]:
         projection = self.projection
@@ -331,7 +341,10 @@ def assess(
     exam_at = exam_moment(exam_date) if planning and exam_date is not None else now
     exam_ms = to_ms(exam_at)
     guesses = {item.question_id: item.guess for item in blueprint.items}
-    calibration = calibrate(review_predictions(facts.past_reviews, model, guesses))
+    calibration = replace(
+        calibrate(review_predictions(facts.past_reviews, model, guesses)),
+        intervals=interval_coverage(facts.past_reviews, model, guesses),
+    )
     evidence = facts.evidence
     belief = draw_belief(
         blueprint, facts.first_attempts, evidence, DRAWS, numpy.random.default_rng(SEED)
