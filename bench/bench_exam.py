@@ -8,8 +8,8 @@ bundled one for 30 days, then sit the exam. Policies: the plan, greedy (lowest p
 exam-day chance first, weighted by exam weight), plain FSRS at 0.9 and 0.95, random order;
 the plan, greedy and random get exactly FSRS 0.9's daily number of reviews. Printed: the
 mean true exam-day score of each policy with its 95 % confidence interval, and plan minus
-greedy paired over students. At 12 a day the plan's students also get the app's headline
-forecast on day 0 (no evidence), day 7, day 15 and the eve of the exam: its interval
+greedy paired over students. At 12 a day the students of the policy the app ships also get
+the app's headline forecast on day 0 (no evidence), day 7, day 15 and the eve of the exam: its interval
 coverage, Brier score and a reliability table of predicted against actual pass rates.
 
 Targets: plan - greedy >= 2 points with its interval above zero at every budget on both
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from harness import Benchmark
 
 from quizapp.srs.policies import FsrsStrategy, PlanStrategy
+from quizapp.srs.projection import SHIPPED_POLICY
 from quizapp.srs.sim_compare import Comparison, compare
 from quizapp.srs.simulate import SIMULATORS, Simulation, SimulationConfig
 
@@ -85,8 +86,8 @@ def report_calibration(comparison: Comparison) -> None:
     if not comparison.calibration:
         return
     print(
-        "    calibration of the headline forecast (plan followed) at "
-        f"{comparison.config.reviews_per_day} a day:"
+        f"    calibration of the headline forecast ({SHIPPED_POLICY} followed, as the app "
+        f"ships) at {comparison.config.reviews_per_day} a day:"
     )
     print("      day  students  in 80% interval  width  forecast  result  pass rate  Brier")
     for row in comparison.calibration:

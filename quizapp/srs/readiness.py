@@ -40,7 +40,8 @@ from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel
-from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, plan_forecast
+from quizapp.srs.plan import PlanChoice
+from quizapp.srs.projection import PROJECTION_RUNS, Projection, plan_forecast, todays_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
 from quizapp.srs.store import from_ms, to_ms
@@ -415,7 +416,7 @@ def _plan_today(
     exam_ms: int,
     available: Collection[str] | None,
 ) -> list[PlanChoice]:
-    return plan_day(
+    return todays_plan(
         blueprint,
         student,
         model,

@@ -8,8 +8,9 @@ workload. For each policy: the mean true exam-day score (the expected score of t
 `quizapp exam` would sample, from the student's true chances) with its 95 % confidence
 interval; plan minus greedy and plan minus FSRS 0.9 paired over students.
 
-Calibration: the plan's students also get the app's headline forecast (`plan_forecast`) on
-the mornings of `config.forecast_days`. Each is checked against the student's exam-day
+Calibration: the students of the policy the app ships (quizapp/srs/projection.py's
+`SHIPPED_POLICY`) also get the app's headline forecast (`plan_forecast`, which assumes that
+policy is followed) on the mornings of `config.forecast_days`. Each is checked against the student's exam-day
 result, one exam sampled from the truth: the share of results inside the 80 % interval
 (coverage; 0.8 is right), the Brier score of the pass chance against pass or fail, and a
 reliability table of predicted against actual pass rates.
@@ -22,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from quizapp.srs.policies import FsrsStrategy, GreedyStrategy, PlanStrategy, RandomStrategy
+from quizapp.srs.projection import SHIPPED_POLICY
 from quizapp.srs.simulate import DayForecast, Outcome, Simulation, SimulationConfig, mean_ci
 
 POLICIES = ("plan", "greedy", "FSRS 0.9", "FSRS 0.95", "random")
@@ -146,12 +148,15 @@ def compare(
         work = history90.reviews_per_day  # the plan and the others get exactly this
         outcomes["FSRS 0.9"].append(fsrs90)
         outcomes["FSRS 0.95"].append(sim.run(student, FsrsStrategy(0.95))[0])
-        outcomes["plan"].append(sim.run(student, PlanStrategy(), work, forecast=True)[0])
-        outcomes["greedy"].append(sim.run(student, GreedyStrategy(), work)[0])
+        # The forecast assumes the shipped policy is followed: its students are the check.
+        plan = sim.run(student, PlanStrategy(), work, forecast=SHIPPED_POLICY == "plan")
+        greedy = sim.run(student, GreedyStrategy(), work, forecast=SHIPPED_POLICY == "greedy")
+        outcomes["plan"].append(plan[0])
+        outcomes["greedy"].append(greedy[0])
         outcomes["random"].append(sim.run(student, RandomStrategy(student.seed), work)[0])
         if progress is not None:
             progress(index + 1)
-    rows, table = calibration_rows(outcomes["plan"])
+    rows, table = calibration_rows(outcomes[SHIPPED_POLICY])
     return Comparison(
         config=config,
         figures=tuple(_figures(name, outcomes[name]) for name in POLICIES),

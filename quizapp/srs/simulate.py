@@ -23,7 +23,7 @@ up to the day's workload:
 On the exam morning, day `days`, the truth is the expected score of the exam `quizapp exam`
 would sample (each question's true chance, weighted by its share), and one such exam is
 sampled: the student's exam-day score, pass or fail. `forecast_days`: the app's headline
-forecast (the plan followed, quizapp/srs/plan.py's `plan_forecast`, as `quizapp forecast`
+forecast (the plan followed, quizapp/srs/projection.py's `plan_forecast`, as `quizapp forecast`
 makes it) on those mornings, before that day's study. Pure and seeded.
 """
 
@@ -40,7 +40,7 @@ from typing import Protocol
 from quizapp.srs.exam_model import DeckPool, ExamBlueprint, blueprint_of
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student, expected_score, with_guess
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel, default_parameters
-from quizapp.srs.plan import plan_forecast
+from quizapp.srs.projection import plan_forecast
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.simulate_fsrs import PyFsrsTruth
 from quizapp.srs.store import to_ms
