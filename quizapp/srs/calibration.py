@@ -18,8 +18,8 @@ giving numbers.
 Interval coverage (`interval_coverage`): the forecast's figure is an 80 % interval, so the
 history is also asked how often an 80 % interval built the same way held. Each day (UTC) with
 at least `MIN_DAY_REVIEWS` checkable reviews is a small exam: from the chances predicted for
-them, the exact distribution of the number right (each answer its own Bernoulli), its 10th to
-90th percentile as the forecast takes them, and whether the day's actual count fell inside.
+them, the exact distribution of the number right (each answer its own Bernoulli), its 80 %
+interval as the forecast takes it, and whether the day's actual count fell inside.
 About 80 % of days should; far fewer says the predictions are off for this student (or too
 confident), far more that they are too cautious. Shown once `MIN_CHECK_DAYS` days can be
 checked. Pure: pairs of numbers in, figures out.
@@ -31,6 +31,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from quizapp.srs.exam_model import count_interval as interval_of_counts
 from quizapp.srs.forecast import recall_chance
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 
@@ -190,10 +191,10 @@ def interval_coverage(
     return IntervalCheck(days, held)
 
 
-def count_interval(chances: Sequence[float], share: float = 0.8) -> tuple[int, int]:
-    """The central `share` interval of the number right among independent answers with these
-    chances: its 10th and 90th percentiles (for 0.8), the smallest counts whose cumulative
-    probability reaches them, as the forecast's percentiles are taken."""
+def count_interval(chances: Sequence[float]) -> tuple[int, int]:
+    """The 80 % interval of the number right among independent answers with these chances,
+    taken as the forecast takes it (quizapp/srs/exam_model.py's `count_interval`) from the
+    exact distribution."""
     distribution = [1.0]
     for p in chances:
         p = min(1.0, max(0.0, p))
@@ -202,17 +203,7 @@ def count_interval(chances: Sequence[float], share: float = 0.8) -> tuple[int, i
             grown[k] += mass * (1 - p)
             grown[k + 1] += mass * p
         distribution = grown
-    tail = (1 - share) / 2
-    return _quantile(distribution, tail), _quantile(distribution, 1 - tail)
-
-
-def _quantile(distribution: Sequence[float], q: float) -> int:
-    total = 0.0
-    for k, mass in enumerate(distribution):
-        total += mass
-        if total >= q - 1e-12:
-            return k
-    return len(distribution) - 1
+    return interval_of_counts(distribution)
 
 
 def _bin(p: float, bins: int) -> int:

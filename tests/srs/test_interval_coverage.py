@@ -17,9 +17,12 @@ from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 MODEL = MemoryModel()
 
 
-def test_the_interval_of_a_count_is_its_10th_to_90th_percentile() -> None:
-    # Binomial(10, 1/2): P(<= 2) = 0.055, P(<= 3) = 0.172; P(<= 6) = 0.828, P(<= 7) = 0.945.
-    assert count_interval([0.5] * 10) == (3, 7)
+def test_the_interval_of_a_count_holds_nearest_80_percent() -> None:
+    # 20 answers at 0.9: the 10th-90th percentiles 16-20 hold 0.957; 17-20 hold 0.867,
+    # 16-19 hold 0.835 (nearest 0.8), 17-19 hold 0.745.
+    assert count_interval([0.9] * 20) == (16, 19)
+    # Binomial(4, 1/2): percentiles 1-3 hold 0.875, nearer 0.8 than any range a score shorter.
+    assert count_interval([0.5] * 4) == (1, 3)
     assert count_interval([1.0] * 4) == (4, 4)
     assert count_interval([0.0, 0.0, 1.0]) == (1, 1)
 
