@@ -81,6 +81,10 @@ class SimulationConfig:
     # Each day's session starts this many hours after 09:00, drawn uniformly per student and
     # day (0: every session at 09:00, the exam's time of day).
     session_spread_hours: float = 0.0
+    # sd of log c, a student's own multiplier on forgetting (true recall R^c), on top of the
+    # parameters: 0 for none; the forecast's prior (uncertainty.FORGETTING_SPREAD) to test it
+    # on a population as varied as it assumes.
+    forgetting_spread: float = 0.0
     pools: tuple[DeckPool, ...] = field(default_factory=lambda: tuple(simulated_bank()))
 
 
@@ -90,13 +94,16 @@ class SimStudent:
     seed: int
     parameters: tuple[float, ...]  # the true FSRS-6 parameters
     knowledge: dict[str, float]  # topic -> chance an unseen question is already known
+    forgetting: float = 1.0  # c: true recall is R^c (2: twice as fast as the parameters say)
 
     @property
     def true_model(self) -> MemoryModel:
         return MemoryModel(self.parameters)
 
 
-def draw_student(index: int, seed: int, topics: Sequence[str], spread: float) -> SimStudent:
+def draw_student(
+    index: int, seed: int, topics: Sequence[str], spread: float, forgetting_spread: float = 0.0
+) -> SimStudent:
     from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
     rng = random.Random(seed)
@@ -106,7 +113,8 @@ def draw_student(index: int, seed: int, topics: Sequence[str], spread: float) ->
     ):
         params.append(min(high, max(low, w * math.exp(rng.gauss(0, spread)))))
     knowledge = {t: rng.betavariate(2, 4) for t in sorted(topics)}
-    return SimStudent(index, seed, tuple(params), knowledge)
+    forgetting = math.exp(rng.gauss(0, forgetting_spread)) if forgetting_spread > 0 else 1.0
+    return SimStudent(index, seed, tuple(params), knowledge, forgetting)
 
 
 class Truth(Protocol):
@@ -124,11 +132,14 @@ class QuizappTruth:
 
     def __init__(self, student: SimStudent) -> None:
         self.model = student.true_model
+        self.forgetting = student.forgetting
         self.memories: dict[str, Memory] = {}
 
     def recall(self, question_id: str, at_ms: int) -> float | None:
         memory = self.memories.get(question_id)
-        return None if memory is None else self.model.retrievability(memory, at_ms)
+        if memory is None:
+            return None
+        return self.model.retrievability(memory, at_ms) ** self.forgetting
 
     def review(self, question_id: str, recalled: bool, at_ms: int) -> None:
         rating = Rating.Good if recalled else Rating.Again
@@ -204,11 +215,12 @@ class Simulation:
             self.config.seed * 100_003 + index,
             self.blueprint.topics,
             self.config.parameter_spread,
+            self.config.forgetting_spread,
         )
 
     def truth_of(self, student: SimStudent) -> Truth:
         if self.config.simulator == "py-fsrs":
-            return PyFsrsTruth(student.parameters, self.start_ms)
+            return PyFsrsTruth(student.parameters, self.start_ms, student.forgetting)
         return QuizappTruth(student)
 
     def run(

@@ -29,8 +29,9 @@ def fsrs_datetime(at_ms: int) -> datetime:
 class PyFsrsTruth:
     """One student's memory as py-fsrs moves it."""
 
-    def __init__(self, parameters: Sequence[float], start_ms: int) -> None:
+    def __init__(self, parameters: Sequence[float], start_ms: int, forgetting: float = 1.0) -> None:
         self.scheduler = Scheduler(parameters=tuple(parameters), enable_fuzzing=False)
+        self.forgetting = forgetting  # c: recall is py-fsrs's retrievability ^ c
         self.start_ms = start_ms
         self.cards: dict[str, Card] = {}
         self.logs: dict[str, list[ReviewLog]] = {}  # what happened to each card, in order
@@ -39,7 +40,8 @@ class PyFsrsTruth:
         card = self.cards.get(question_id)
         if card is None:
             return None
-        return float(self.scheduler.get_card_retrievability(card, fsrs_datetime(at_ms)))
+        recall = float(self.scheduler.get_card_retrievability(card, fsrs_datetime(at_ms)))
+        return recall**self.forgetting
 
     def review(self, question_id: str, recalled: bool, at_ms: int) -> None:
         when = fsrs_datetime(at_ms)
