@@ -206,7 +206,9 @@ def render(report: Readiness, console: Console | None = None) -> None:
     else:
         out.print(_score_line("Predicted score", report.as_is.overall))
     if report.enough_evidence:
-        out.print(f"{basis.text[0].upper()}{basis.text[1:]}.")
+        checked = report.calibration.intervals
+        held = f"; {checked.text}" if checked.enough else ""  # how often such intervals held
+        out.print(f"{basis.text[0].upper()}{basis.text[1:]}{held}.")
     if report.today is not None:
         cards = len(report.today.choices)
         out.print(

@@ -13,19 +13,31 @@ memory; an exam is days away).
 - a reliability table: ten bins, each with its count, mean prediction and share right.
 
 Below `MIN_REVIEWS` such reviews there is too little to say, and the report says so instead of
-giving numbers. Pure: pairs of numbers in, figures out.
+giving numbers.
+
+Interval coverage (`interval_coverage`): the forecast's figure is an 80 % interval, so the
+history is also asked how often an 80 % interval built the same way held. Each day (UTC) with
+at least `MIN_DAY_REVIEWS` checkable reviews is a small exam: from the chances predicted for
+them, the exact distribution of the number right (each answer its own Bernoulli), its 80 %
+interval as the forecast takes it, and whether the day's actual count fell inside.
+About 80 % of days should; far fewer says the predictions are off for this student (or too
+confident), far more that they are too cautious. Shown once `MIN_CHECK_DAYS` days can be
+checked. Pure: pairs of numbers in, figures out.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from quizapp.srs.exam_model import count_interval as interval_of_counts
 from quizapp.srs.forecast import recall_chance
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 
 MIN_REVIEWS = 50
+MIN_DAY_REVIEWS = 5  # checkable reviews that make a day a small exam for interval coverage
+MIN_CHECK_DAYS = 10  # such days before the coverage is shown
 RMSE_BINS = 20
 TABLE_BINS = 10
 CLIP = 1e-4
@@ -41,6 +53,47 @@ class ReliabilityBin:
 
 
 @dataclass(frozen=True)
+class IntervalCheck:
+    """How often 80 % intervals for past days' reviews held the day's actual number right."""
+
+    days: int  # days that could be checked
+    held: int  # of them, days whose count right fell inside the interval
+
+    @property
+    def enough(self) -> bool:
+        return self.days >= MIN_CHECK_DAYS
+
+    @property
+    def coverage(self) -> float | None:
+        return self.held / self.days if self.enough else None
+
+    @property
+    def text(self) -> str:
+        if not self.enough:
+            return (
+                f"interval coverage not yet checked ({self.days} of {MIN_CHECK_DAYS} days with "
+                f"{MIN_DAY_REVIEWS}+ checkable reviews)"
+            )
+        return (
+            f"80% intervals held on {self.held} of {self.days} past days "
+            f"({100 * self.held / self.days:.0f}%; 80% is right)"
+        )
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "days": self.days,
+            "held": self.held,
+            "coverage": self.coverage,
+            "enough": self.enough,
+            "min_days": MIN_CHECK_DAYS,
+            "min_reviews_a_day": MIN_DAY_REVIEWS,
+        }
+
+
+NO_CHECK = IntervalCheck(0, 0)
+
+
+@dataclass(frozen=True)
 class Calibration:
     reviews: int  # reviews the figures are computed over
     log_loss: float | None  # None below MIN_REVIEWS
@@ -48,6 +101,7 @@ class Calibration:
     mean_predicted: float | None
     share_right: float | None
     table: tuple[ReliabilityBin, ...]
+    intervals: IntervalCheck = NO_CHECK
 
     @property
     def enough(self) -> bool:
@@ -63,7 +117,7 @@ class Calibration:
         return (
             f"Checked on {self.reviews:,} past reviews: predictions off by "
             f"{100 * self.rmse_bins:.1f} points on average (RMSE over bins), "
-            f"log-loss {self.log_loss:.3f}."
+            f"log-loss {self.log_loss:.3f}; {self.intervals.text}."
         )
 
     def as_json(self) -> dict[str, object]:
@@ -75,6 +129,7 @@ class Calibration:
             "rmse_bins": self.rmse_bins,
             "mean_predicted": self.mean_predicted,
             "share_right": self.share_right,
+            "interval_coverage": self.intervals.as_json(),
             "reliability": [
                 {
                     "from": b.low,
@@ -104,12 +159,51 @@ def review_predictions(
     """(the chance predicted just before, right) for each review that can be checked.
 
     `guesses`: guessing floors by question id (a question no longer in the bank has none)."""
+    for review, chance in _checkable(reviews, model, guesses):
+        yield chance, review.correct
+
+
+def _checkable(
+    reviews: Iterable[PastReview], model: MemoryModel, guesses: Mapping[str, float]
+) -> Iterator[tuple[PastReview, float]]:
     for review in reviews:
         memory = review.memory_before
         if memory is None or review.reviewed_ms - memory.last_review_ms < DAY_MS:
             continue
         recall = model.retrievability(memory, review.reviewed_ms)
-        yield recall_chance(recall, guesses.get(review.question_id, 0.0)), review.correct
+        yield review, recall_chance(recall, guesses.get(review.question_id, 0.0))
+
+
+def interval_coverage(
+    reviews: Iterable[PastReview], model: MemoryModel, guesses: Mapping[str, float]
+) -> IntervalCheck:
+    """Past days as small exams: how often the 80 % interval of the day's number right held."""
+    by_day: dict[int, list[tuple[float, bool]]] = {}
+    for review, chance in _checkable(reviews, model, guesses):
+        by_day.setdefault(review.reviewed_ms // DAY_MS, []).append((chance, review.correct))
+    days = held = 0
+    for day_pairs in by_day.values():
+        if len(day_pairs) < MIN_DAY_REVIEWS:
+            continue
+        low, high = count_interval([p for p, _ in day_pairs])
+        days += 1
+        held += low <= sum(y for _, y in day_pairs) <= high
+    return IntervalCheck(days, held)
+
+
+def count_interval(chances: Sequence[float]) -> tuple[int, int]:
+    """The 80 % interval of the number right among independent answers with these chances,
+    taken as the forecast takes it (quizapp/srs/exam_model.py's `count_interval`) from the
+    exact distribution."""
+    distribution = [1.0]
+    for p in chances:
+        p = min(1.0, max(0.0, p))
+        grown = [0.0] * (len(distribution) + 1)
+        for k, mass in enumerate(distribution):
+            grown[k] += mass * (1 - p)
+            grown[k + 1] += mass * p
+        distribution = grown
+    return interval_of_counts(distribution)
 
 
 def _bin(p: float, bins: int) -> int:
@@ -159,8 +253,11 @@ def calibrate(pairs: Iterable[tuple[float, bool]]) -> Calibration:
 __all__ = [
     "MIN_REVIEWS",
     "Calibration",
+    "IntervalCheck",
     "PastReview",
     "ReliabilityBin",
     "calibrate",
+    "count_interval",
+    "interval_coverage",
     "review_predictions",
 ]

@@ -17,7 +17,9 @@ spread over the days before the last `CONSOLIDATION_DAYS`, so that all are seen 
 be learned; and in those last days (when a first sight can no longer be consolidated by
 reviews on later days) no new question comes in.
 
-Past the exam the plan is not used: the drill is plain FSRS again (quizapp/srs/queue.py).
+This is the valuation plan. The app ships greedy ordering instead (quizapp/srs/projection.py's
+`SHIPPED_POLICY`; docs/forecast.md has the figures): this plan did not beat it by the 2 points
+asked. Past the exam neither is used: the drill is plain FSRS again (quizapp/srs/queue.py).
 Pure: numbers in, question ids out.
 """
 
@@ -29,22 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from quizapp.srs import memory_arrays as arrays
 from quizapp.srs.exam_model import ExamBlueprint, ExamItem
 from quizapp.srs.forecast import Student, recall_chance
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 from quizapp.srs.scheduling import Rating
-from quizapp.srs.uncertainty import (
-    DRAWS,
-    Belief,
-    Evidence,
-    chance_matrix,
-    draw_belief,
-    mean_by_moment,
-)
 
 CONSOLIDATION_DAYS = 3  # no new question in the last days before the exam
-PROJECTION_RUNS = 8  # simulated futures (students drawn from the uncertainty) in `project_plan`
-PROJECTION_SEED = 20270115
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +98,45 @@ class Valuation:
             return self._new[key]
         return self._gain(item, memory, first_chance)
 
+    def review_gains(self, items: Sequence[ExamItem], memories: Sequence[Memory]) -> np.ndarray:
+        """`gain` for reviewed cards, all at once (the same formulas on arrays: the plan values
+        every card every day, and one at a time that is most of its cost)."""
+        model, now = self.model, self.now_ms
+        stability = np.array([m.stability for m in memories], dtype=float)
+        difficulty = np.array([m.difficulty for m in memories], dtype=float)
+        last = np.array([m.last_review_ms for m in memories], dtype=np.int64)
+        guess = np.array([item.guess for item in items], dtype=float)
+        weight = np.array([item.weight for item in items], dtype=float)
+        recall = arrays.retrievability(model, stability, last, now)
+        current = self._worth_arrays(stability, difficulty, last, guess)
+        after = np.zeros_like(recall)
+        for rating, share in ((Rating.Good, recall), (Rating.Again, 1 - recall)):
+            reviewed = arrays.stability_after(model, stability, difficulty, last, rating, now)
+            moved = arrays.next_difficulty(model, difficulty, rating)
+            after += share * self._worth_arrays(reviewed, moved, np.full_like(last, now), guess)
+        return weight * (after - current)
+
+    def _worth_arrays(
+        self, stability: np.ndarray, difficulty: np.ndarray, last: np.ndarray, guess: np.ndarray
+    ) -> np.ndarray:
+        model = self.model
+        if not self.lookahead:
+            return np.maximum(arrays.retrievability(model, stability, last, self.exam_ms), guess)
+        final = self.final_ms
+        recall = arrays.retrievability(model, stability, last, final)
+        one_day = np.ones_like(stability)
+        good = arrays.retrievability_after(
+            model,
+            arrays.stability_after(model, stability, difficulty, last, Rating.Good, final),
+            one_day,
+        )
+        again = arrays.retrievability_after(
+            model,
+            arrays.stability_after(model, stability, difficulty, last, Rating.Again, final),
+            one_day,
+        )
+        return recall * np.maximum(good, guess) + (1 - recall) * np.maximum(again, guess)
+
     def _gain(self, item: ExamItem, memory: Memory | None, first_chance: float) -> float:
         model = self.model
         now = self.now_ms
@@ -153,13 +185,22 @@ def plan_day(
     valuation = Valuation(model, now_ms, exam_ms)
     reviews: list[PlanChoice] = []
     new: list[PlanChoice] = []
+    reviewed: list[tuple[ExamItem, Memory]] = []
     for item in blueprint.items:
         if available is not None and item.question_id not in available:
             continue
         memory = student.memories.get(item.question_id)
-        gain = valuation.gain(item, memory, student.unseen_chance(item))
-        choice = PlanChoice(item.question_id, gain, minutes_per_card, memory is None)
-        (new if memory is None else reviews).append(choice)
+        if memory is not None:
+            reviewed.append((item, memory))
+            continue
+        gain = valuation.gain(item, None, student.unseen_chance(item))
+        new.append(PlanChoice(item.question_id, gain, minutes_per_card, True))
+    if reviewed:
+        gains = valuation.review_gains([i for i, _ in reviewed], [m for _, m in reviewed])
+        reviews = [
+            PlanChoice(item.question_id, float(gain), minutes_per_card, False)
+            for (item, _), gain in zip(reviewed, gains, strict=True)
+        ]
     by_value = _best_first
     new_allowed = len(new) if max_new is None else max(0, max_new)
     if days_left(now_ms, exam_ms) <= CONSOLIDATION_DAYS:
@@ -191,108 +232,12 @@ def _best_first(choices: Sequence[PlanChoice]) -> list[PlanChoice]:
     return sorted(choices, key=lambda c: (-c.value, c.question_id))
 
 
-@dataclass(frozen=True)
-class Projection:
-    """Expected exam score by day from now to the exam, with the plan and with no study, and
-    the plan's simulated futures at the exam."""
-
-    moments_ms: tuple[int, ...]  # now, then one a day, then the exam
-    with_plan: tuple[float, ...]
-    no_study: tuple[float, ...]
-    exam_chances: dict[str, float]  # each question's chance at the exam with the plan followed
-    cards_today: int
-    exam_draws: np.ndarray  # (futures, questions): each future's chances at the exam
-
-
-def project_plan(
-    blueprint: ExamBlueprint,
-    student: Student,
-    model: MemoryModel,
-    now_ms: int,
-    exam_ms: int,
-    *,
-    minutes_today: float,
-    minutes_per_day: float,
-    minutes_per_card: float,
-    available: Collection[str] | None = None,
-    max_new: int | None = None,
-    max_new_today: int | None = None,
-    runs: int = PROJECTION_RUNS,
-    seed: int = PROJECTION_SEED,
-    evidence: Evidence | None = None,
-    no_study_belief: Belief | None = None,
-) -> Projection:
-    """Follow the plan day by day in `runs` simulated futures. Each future is a student drawn
-    from what the forecast does not know (quizapp/srs/uncertainty.py, stratified so that a
-    few futures span it): their ability on unseen questions and how fast they forget. Each
-    planned answer is right with that student's chance, never certainly; the plan itself
-    sees only the answers, as it would. Day d's point is the expected score of an exam taken
-    at that moment, before that day's study, averaged over the futures. `evidence`: what the
-    history holds (None: one answer behind each memory state, none checked);
-    `no_study_belief`: the draws behind the no-study curve (None: drawn here)."""
-    sessions = [now_ms + d * DAY_MS for d in range(max(0, -(-(exam_ms - now_ms) // DAY_MS)))]
-    moments = (*sessions, exam_ms)
-    evidence = evidence if evidence is not None else Evidence.assumed(student.memories)
-    rng = np.random.default_rng(seed)
-    if no_study_belief is None:
-        no_study_belief = draw_belief(blueprint, student.first_attempts, evidence, DRAWS, rng)
-    no_study = mean_by_moment(blueprint, student.memories, model, moments, no_study_belief)
-    runs = max(1, runs)
-    futures = draw_belief(blueprint, student.first_attempts, evidence, runs, rng, stratified=True)
-    weights = np.array([item.weight for item in blueprint.items])
-    position = {item.question_id: j for j, item in enumerate(blueprint.items)}
-    totals = np.zeros(len(moments))
-    exam_draws = np.empty((runs, len(blueprint.items)))
-    cards_today = 0
-    for run in range(runs):
-        memories = dict(student.memories)
-        future = Student(memories, student.first_attempts)
-        for d, at in enumerate(moments):
-            chances = chance_matrix(blueprint, memories, model, at, futures, run)
-            totals[d] += float(chances @ weights)
-            if at == exam_ms:
-                exam_draws[run] = chances
-                break
-            plan = plan_day(
-                blueprint,
-                future,
-                model,
-                at,
-                exam_ms,
-                budget_minutes=minutes_today if d == 0 else minutes_per_day,
-                minutes_per_card=minutes_per_card,
-                available=available if d == 0 else None,
-                max_new=max_new_today if d == 0 and max_new_today is not None else max_new,
-            )
-            if d == 0:
-                cards_today = len(plan)
-            for choice in plan:
-                right = rng.random() < chances[position[choice.question_id]]
-                rating = Rating.Good if right else Rating.Again
-                memories[choice.question_id] = model.review(
-                    memories.get(choice.question_id), rating, at
-                )
-    mean_exam = exam_draws.mean(axis=0)
-    return Projection(
-        moments_ms=moments,
-        with_plan=tuple(float(t) / runs for t in totals),
-        no_study=no_study,
-        exam_chances={
-            item.question_id: float(mean_exam[j]) for j, item in enumerate(blueprint.items)
-        },
-        cards_today=cards_today,
-        exam_draws=exam_draws,
-    )
-
-
 __all__ = [
     "CONSOLIDATION_DAYS",
     "PlanChoice",
-    "Projection",
     "Valuation",
     "days_left",
     "mixed",
     "new_quota",
     "plan_day",
-    "project_plan",
 ]

@@ -25,7 +25,13 @@ import numpy
 
 from quizapp.bank.model import Deck, Question
 from quizapp.exam.sampling import DEFAULT_QUESTIONS
-from quizapp.srs.calibration import Calibration, PastReview, calibrate, review_predictions
+from quizapp.srs.calibration import (
+    Calibration,
+    PastReview,
+    calibrate,
+    interval_coverage,
+    review_predictions,
+)
 from quizapp.srs.clock import MORNING
 from quizapp.srs.config import Settings
 from quizapp.srs.evidence import answers_of, replay
@@ -34,7 +40,8 @@ from quizapp.srs.fit_store import FitRecord, active_fit
 from quizapp.srs.forecast import FirstAttempts, ScoreForecast, Student
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.memory import Memory, MemoryModel
-from quizapp.srs.plan import PROJECTION_RUNS, PlanChoice, Projection, plan_day, project_plan
+from quizapp.srs.plan import PlanChoice
+from quizapp.srs.projection import PROJECTION_RUNS, Projection, plan_forecast, todays_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
 from quizapp.srs.store import from_ms, to_ms
@@ -44,7 +51,6 @@ from quizapp.srs.uncertainty import (
     Basis,
     Evidence,
     draw_belief,
-    score_forecast_of,
     uncertain_forecast,
 )
 
@@ -249,7 +255,11 @@ class Readiness:
 
     def forecast_json(self, forecast: ScoreForecast) -> dict[str, Any]:
         """A forecast's figures with what they rest on."""
-        return {**forecast.as_json(), "based_on": self.basis.text}
+        return {
+            **forecast.as_json(),
+            "based_on": self.basis.text,
+            "interval_coverage": self.calibration.intervals.coverage,
+        }
 
     def as_json(self) -> dict[str, Any]:
         projection = self.projection
@@ -332,7 +342,10 @@ def assess(
     exam_at = exam_moment(exam_date) if planning and exam_date is not None else now
     exam_ms = to_ms(exam_at)
     guesses = {item.question_id: item.guess for item in blueprint.items}
-    calibration = calibrate(review_predictions(facts.past_reviews, model, guesses))
+    calibration = replace(
+        calibrate(review_predictions(facts.past_reviews, model, guesses)),
+        intervals=interval_coverage(facts.past_reviews, model, guesses),
+    )
     evidence = facts.evidence
     belief = draw_belief(
         blueprint, facts.first_attempts, evidence, DRAWS, numpy.random.default_rng(SEED)
@@ -360,24 +373,22 @@ def assess(
     if not planning:
         return report
     today = _plan_today(blueprint, student, model, facts, settings, now, exam_ms, available)
-    projection = project_plan(
+    projection, with_plan = plan_forecast(
         blueprint,
         student,
         model,
         to_ms(now),
         exam_ms,
+        threshold=threshold,
+        evidence=evidence,
+        no_study_belief=belief,
+        runs=runs,
         minutes_today=_budget_today(settings, facts),
         minutes_per_day=settings.study_minutes_per_day,
         minutes_per_card=facts.minutes_per_card,
         available=available,
         max_new=settings.new_cards_per_day,
         max_new_today=_new_today(settings, facts),
-        runs=runs,
-        evidence=evidence,
-        no_study_belief=belief,
-    )
-    with_plan = score_forecast_of(
-        blueprint, projection.exam_draws, threshold, numpy.random.default_rng(SEED)
     )
     return replace(
         report,
@@ -405,7 +416,7 @@ def _plan_today(
     exam_ms: int,
     available: Collection[str] | None,
 ) -> list[PlanChoice]:
-    return plan_day(
+    return todays_plan(
         blueprint,
         student,
         model,

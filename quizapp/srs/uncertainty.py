@@ -35,7 +35,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from quizapp.srs.exam_model import ExamBlueprint, ScoreSummary
+from quizapp.srs.exam_model import ExamBlueprint, ScoreSummary, count_interval
 from quizapp.srs.forecast import PRIOR_STRENGTH, FirstAttempts, ScoreForecast
 from quizapp.srs.memory import Memory, MemoryModel
 
@@ -262,13 +262,16 @@ def score_forecast_of(
 def _summary(right: np.ndarray, asked: int, mean_right: float, threshold: float) -> ScoreSummary:
     """Mean, 80 % interval and pass chance of sampled counts of right answers out of `asked`.
 
-    The interval is the 10th to 90th percentile, reached out to the expected score where the
-    distribution is so lopsided (more than 80 % of it on one score) that the mean lies
-    outside them: an interval always holds its own estimate."""
+    The interval is the range of whole scores holding nearest 80 % of the sampled exams
+    (quizapp/srs/exam_model.py's `count_interval`: the 10th to 90th percentile, trimmed by a
+    score at an end where that holds nearer 80 %), reached out to the expected score where
+    the distribution is so lopsided that the mean lies outside it: an interval always holds
+    its own estimate."""
     if asked < 1:
         return ScoreSummary(0, 0.0, 0.0, 0.0, 0.0)
     mean = float(mean_right) / asked  # a plain float: reports compare and print it
-    low, high = (float(q) / asked for q in np.quantile(right, [0.1, 0.9], method="inverted_cdf"))
+    counts = np.bincount(right, minlength=asked + 1)
+    low, high = (float(k) / asked for k in count_interval(counts.tolist()))
     needed = math.ceil(threshold * asked - 1e-9)  # as the exam decides: right / asked >= threshold
     passing = float(np.mean(right >= needed))
     return ScoreSummary(asked, mean, min(low, mean), max(high, mean), passing)

@@ -116,9 +116,11 @@ def test_the_drill_follows_the_plan_until_the_exam(tmp_path) -> None:
         ids = [q.id for q in queue.questions]
         assert len(ids) == 4  # 4 minutes, a minute a card (too few timed answers to say)
         assert "n2" not in ids
-        # Two right first answers make an unseen question likely known already (0.8), but a
-        # first study still adds more than reviewing n0 or n1, each remembered for days.
-        assert ids[:3] == ["n3", "n4", "n5"]
+        # The drill follows the policy the app ships, greedy (quizapp/srs/projection.py):
+        # n0 and n1, answered once, will be mostly forgotten by the exam 19 days on, so they
+        # come before unseen questions that two right first answers make likely known (0.8).
+        assert ids[:2] == ["n0", "n1"]
+        assert set(ids[2:]) < {"n3", "n4", "n5"}
         assert {q.id for q in queue.due} == {"n0", "n1"} & set(ids)
         assert {q.id for q in queue.new} == set(ids) - {"n0", "n1"}
         # Four minutes answered today: the day's plan is done, more tomorrow.

@@ -1,4 +1,4 @@
-"""A small simulation: fast, seeded, and the plan beats plain FSRS when the workload is tight."""
+"""A small simulation: fast, seeded, every policy at equal work, both simulators."""
 
 from __future__ import annotations
 
@@ -7,43 +7,35 @@ import time
 import pytest
 
 from quizapp.srs.exam_model import DeckPool
-from quizapp.srs.simulate import (
-    FsrsStrategy,
-    PlanStrategy,
-    Simulation,
-    SimulationConfig,
-    compare,
-    simulated_bank,
-)
+from quizapp.srs.policies import FsrsStrategy, GreedyStrategy, PlanStrategy, RandomStrategy
+from quizapp.srs.sim_compare import POLICIES, compare
+from quizapp.srs.simulate import SIMULATORS, Simulation, SimulationConfig, simulated_bank
 
 SMALL = SimulationConfig(
-    students=8,
+    students=6,
     days=12,
     reviews_per_day=5,
-    midway_students=2,
     pools=tuple(simulated_bank(((6, 0.25), (4, 0.5), (2, 0.0)))),  # 3 decks of 12
 )
 
 
-def test_the_plan_beats_plain_fsrs_at_equal_work_and_the_forecast_is_close() -> None:
+def test_the_plan_and_greedy_beat_plain_fsrs_at_equal_work() -> None:
     start = time.perf_counter()
     result = compare(SMALL)
     assert time.perf_counter() - start < 15
-    plan, fsrs90 = result.figure("plan"), result.figure("FSRS 0.9")
-    assert plan.mean_reviews == fsrs90.mean_reviews  # equal work, by construction
-    assert result.plan_minus_fsrs90 > 0.03
-    assert result.plan_minus_fsrs90 - result.plan_minus_fsrs90_ci95 > 0
-    for figures in result.figures:
-        assert abs(figures.forecast_bias) < 0.06 and figures.forecast_mae < 0.08
-        assert 0.0 < figures.mean_truth < 1.0
-    assert plan.midway_mae is not None and plan.midway_mae < 0.1
+    assert [f.name for f in result.figures] == list(POLICIES)
+    plan, greedy, fsrs90 = (result.figure(n) for n in ("plan", "greedy", "FSRS 0.9"))
+    assert plan.mean_reviews == greedy.mean_reviews == fsrs90.mean_reviews  # equal work
+    gain, ci = result.plan_minus_fsrs90
+    assert gain > 0.03 and gain - ci > 0
+    assert greedy.mean_truth > fsrs90.mean_truth
     assert fsrs90.mean_unseen > plan.mean_unseen  # FSRS leaves questions unseen
+    assert all(0.0 < f.mean_truth < 1.0 for f in result.figures)
+    assert result.calibration == ()  # no forecast days asked for
 
 
 def test_the_same_configuration_gives_the_same_figures() -> None:
-    config = SimulationConfig(
-        students=2, days=5, reviews_per_day=4, midway_students=0, pools=SMALL.pools
-    )
+    config = SimulationConfig(students=2, days=5, reviews_per_day=4, pools=SMALL.pools)
     assert compare(config) == compare(config)
 
 
@@ -54,13 +46,33 @@ def test_students_differ_from_the_defaults_and_from_each_other() -> None:
     assert set(first.knowledge) == {"attention", "normalization", "positions"}
 
 
-def test_no_strategy_asks_more_than_the_days_workload() -> None:
-    sim = Simulation(SMALL)
+@pytest.mark.parametrize("simulator", SIMULATORS)
+def test_no_policy_asks_more_than_the_days_workload(simulator: str) -> None:
+    config = SimulationConfig(
+        students=1, days=12, reviews_per_day=5, simulator=simulator, pools=SMALL.pools
+    )
+    sim = Simulation(config)
     student = sim.student(3)
-    for strategy in (FsrsStrategy(0.9), FsrsStrategy(0.95), PlanStrategy()):
-        _, history = sim.run(student, strategy)
-        assert all(n <= SMALL.reviews_per_day for n in history.reviews_per_day)
+    policies = (
+        FsrsStrategy(0.9),
+        FsrsStrategy(0.95),
+        PlanStrategy(),
+        GreedyStrategy(),
+        RandomStrategy(1),
+    )
+    for policy in policies:
+        _, history = sim.run(student, policy)
+        assert all(n <= config.reviews_per_day for n in history.reviews_per_day)
         assert sum(history.reviews_per_day) > 0
+
+
+def test_sessions_spread_over_the_day_are_the_same_under_every_policy() -> None:
+    sim = Simulation(SimulationConfig(session_spread_hours=12, pools=SMALL.pools))
+    student = sim.student(0)
+    times = sim.session_times(student)
+    assert times == sim.session_times(student)
+    offsets = [(t - sim.start_ms) % (24 * 3_600_000) for t in times]
+    assert all(0 <= o < 12 * 3_600_000 for o in offsets) and len(set(offsets)) > 1
 
 
 def test_the_simulated_bank_is_shaped_like_the_bundled_one() -> None:

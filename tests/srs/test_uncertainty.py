@@ -210,7 +210,7 @@ def test_the_plans_futures_are_students_drawn_from_the_uncertainty() -> None:
     reviews fail at that student's rate, and the futures differ at the exam."""
     from quizapp.srs.forecast import Student
     from quizapp.srs.memory import DAY_MS, MemoryModel
-    from quizapp.srs.plan import project_plan
+    from quizapp.srs.projection import project_plan
 
     blueprint = blueprint_of([DeckPool("d", "t", 1.0, [(f"q{i}", 0.0, "t") for i in range(8)])], 4)
     now = 100 * DAY_MS

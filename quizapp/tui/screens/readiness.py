@@ -222,6 +222,8 @@ class ReadinessScreen(Screen[None]):
             text.append(score_text(report.as_is.overall))
         if report.enough_evidence:
             text.append(f"\n{basis.text[0].upper()}{basis.text[1:]}")
+            if report.calibration.intervals.enough:  # how often such intervals held for you
+                text.append(f"; {report.calibration.intervals.text}")
         if report.today is not None:
             cards = len(report.today.choices)
             text.append(
