@@ -10,8 +10,9 @@ The rules, the same for every command that writes a named file:
   link, not the file it points to, and following a dangling link would create a file wherever
   it points. Folders on the way may be links; only the last component of the path counts.
 - The content goes to a temporary file in the same folder, is flushed and fsynced, takes the
-  replaced file's permission bits (or what a plain `open()` would give a new file), and is
-  moved into place in one step: a reader sees the old file or the new one, never half of one.
+  replaced file's permission bits (or what a plain `open()` would give a new file; a file of
+  answers, `private=True`, is 0600), and is moved into place in one step: a reader sees the
+  old file or the new one, never half of one.
   Without `--force` the move is a hard link, which fails rather than replace a file that
   appeared in the meantime. On any failure (a full disk, a check that vetoes the content) the
   temporary file is removed and the path is left as it was.
@@ -30,6 +31,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+PRIVATE_MODE = 0o600  # a file of answers: the student's alone
 
 
 class OutputError(Exception):
@@ -109,16 +112,24 @@ def write_output(
     *,
     replace: bool,
     before_replace: Callable[[Path], None] | None = None,
+    private: bool = False,
 ) -> None:
     """Write `content` to `path` atomically, by the rules in the module docstring.
 
     `content` is the bytes, or a function that writes them to the binary file it is given.
     `before_replace(temporary path)` may raise to veto the result; `path` is then untouched
-    and the exception propagates. Raises OutputPathError or OutputWriteError.
+    and the exception propagates. `private`: the content is a student's answers or history,
+    so the file is 0600 whatever the umask or the replaced file's mode. Raises
+    OutputPathError or OutputWriteError.
     """
     path = Path(path)
     existing = check_output(path, replace=replace)
-    mode = stat.S_IMODE(existing.st_mode) if existing is not None else _default_mode()
+    if private:
+        mode = PRIVATE_MODE
+    elif existing is not None:
+        mode = stat.S_IMODE(existing.st_mode)
+    else:
+        mode = _default_mode()
     try:
         fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

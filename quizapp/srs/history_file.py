@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from quizapp.srs.private_files import create_private_file, make_private_folder
 from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from quizapp.wording import plural
 
@@ -348,13 +349,23 @@ def quick_check_problem(verdict: str) -> str:
     return f"quick_check: {problems[0]}" + (f", and {plural(more, 'more problem')}" if more else "")
 
 
+def _open_private(path: Path) -> sqlite3.Connection:
+    """`open_migrated`, on a file created 0600 first when there is none: a student's answers
+    are theirs alone, and SQLite gives the -wal and -shm files the main file's mode."""
+    try:
+        create_private_file(path)
+    except OSError as exc:
+        raise HistoryError(f"{path} cannot be created: {exc.strerror}") from exc
+    return open_migrated(path)
+
+
 def open_for_writing(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """A connection to a migrated history, and a notice when a file had to be moved aside."""
     if path == MEMORY:
         return open_migrated(path), None
     if stat_history(path) is None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_folder(path.parent)
         except OSError as exc:
             raise HistoryError(f"{path} cannot be created: {exc.strerror}") from exc
     notice = None
@@ -366,7 +377,7 @@ def open_for_writing(path: Path) -> tuple[sqlite3.Connection, str | None]:
         moved = move_aside(path)
         notice = f"{path} {problem}; it was moved to {moved} and a fresh history started"
     try:
-        connection = while_busy(path, lambda: open_migrated(path))
+        connection = while_busy(path, lambda: _open_private(path))
     except sqlite3.Error as exc:
         if not is_damage(exc):
             raise trouble(path, exc) from exc
@@ -374,7 +385,7 @@ def open_for_writing(path: Path) -> tuple[sqlite3.Connection, str | None]:
         moved = move_aside(path)
         notice = f"{path} could not be read ({cause(exc)}); it was moved to {moved} and a fresh history started"
         try:
-            connection = while_busy(path, lambda: open_migrated(path))
+            connection = while_busy(path, lambda: _open_private(path))
         except sqlite3.Error as again:
             raise trouble(path, again) from again
     return connection, notice

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from quizapp.srs.private_files import create_private_file, make_private_folder, tighten_database
 from quizapp.srs.writer import AnswerWrite, ExamWrite, FlagWrite, RerateWrite, UndoWrite, Write
 
 if TYPE_CHECKING:
@@ -83,7 +84,11 @@ class RerateAnswer:
 class Outbox:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # The outbox holds the student's answers and is the app's own file: private (0600 in a
+        # 0700 folder), and an older outbox made with the umask's mode is tightened.
+        make_private_folder(path.parent)
+        if not create_private_file(path):
+            tighten_database(path)
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # kept means on the disk
