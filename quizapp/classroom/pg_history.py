@@ -29,6 +29,7 @@ from quizapp.classroom.history import (
 from quizapp.srs.config import Settings
 from quizapp.srs.history import PostgresLocation, one_line, redacted
 from quizapp.srs.history_file import HistoryError
+from quizapp.srs.url_redaction import redacted_message
 
 
 def postgres_history(
@@ -76,7 +77,8 @@ def postgres_history(
     except HistoryError as exc:
         raise ClassHistoryError(str(exc)) from exc
     except psycopg.Error as exc:
-        raise ClassHistoryError(f"{where} cannot be read: {one_line(str(exc))}") from exc
+        message = redacted_message(one_line(str(exc)), url)
+        raise ClassHistoryError(f"{where} cannot be read: {message}") from exc
     return ClassHistory(
         answers=tuple(answers),
         students=tuple(records),

@@ -57,7 +57,10 @@ def add_class_command(commands: argparse._SubParsersAction, parser_class: type) 
         "--db",
         metavar="PATH|URL",
         help="the review history: a SQLite file, or the class's postgresql:// URL (default: "
-        "$QUIZAPP_DB, else db in config.toml, else the user data folder)",
+        "quizapp's own --db, else $QUIZAPP_DB, else db in config.toml, else the user data "
+        "folder)",
+        # No default of its own: it would overwrite `quizapp --db X class report`'s X.
+        default=argparse.SUPPRESS,
     )
     report.add_argument("--deck", metavar="D", help="only this deck's questions (its id)")
     report.add_argument(

@@ -131,10 +131,10 @@ def postgres_url_problem(url: str) -> str | None:
         return 'psycopg is not installed (pip install "psycopg[binary]")'
     import psycopg
 
-    from quizapp.srs.history import one_line
+    from quizapp.srs.history import one_line, redacted_message
 
     try:
         conninfo_to_dict(url)
-    except psycopg.Error as exc:
-        return one_line(str(exc))
+    except psycopg.Error as exc:  # libpq may quote the token it could not read: the password
+        return redacted_message(one_line(str(exc)), url)
     return None

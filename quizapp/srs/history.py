@@ -18,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from quizapp.srs.url_redaction import redacted, redacted_message
+
 if TYPE_CHECKING:
     from quizapp.srs.scheduling import Card, Rating, Scheduler
     from quizapp.srs.store import ResponseRow, ReviewRow
@@ -55,15 +57,6 @@ class PostgresLocation:
 
     def __str__(self) -> str:
         return f"{redacted(self.url)} (student {self.student})"
-
-
-def redacted(url: str) -> str:
-    """The URL without its password, to print."""
-    scheme, sep, rest = url.partition("://")
-    userinfo, at, host = rest.rpartition("@")
-    if not at or ":" not in userinfo:
-        return url
-    return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:***@{host}"
 
 
 @dataclass(frozen=True)
@@ -254,7 +247,10 @@ def reading_problem(location: HistoryLocation, exc: BaseException) -> Exception:
 
         if isinstance(exc, sqlite3.Error):
             return reading_error(location, exc)
-    return HistoryError(f"{location} cannot be read: {one_line(str(exc))}")
+    message = one_line(str(exc))
+    if isinstance(location, PostgresLocation):
+        message = redacted_message(message, location.url)
+    return HistoryError(f"{location} cannot be read: {message}")
 
 
 def one_line(text: str) -> str:

@@ -28,6 +28,7 @@ from quizapp.srs.history_file import HistoryError
 from quizapp.srs.pg_schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.scheduling import Card, Rating, Scheduler, review
 from quizapp.srs.store import PRACTICE, ResponseRow, ReviewRow, from_ms, to_ms
+from quizapp.srs.url_redaction import redacted_message
 
 CONNECT_TIMEOUT_S = 10
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('quizapp schema ' || current_schema()))"
@@ -38,7 +39,9 @@ def connect(url: str) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.Error as exc:
-        raise HistoryError(f"{redacted(url)} cannot be reached: {one_line(str(exc))}") from exc
+        # libpq's message can quote the URL, or the part it could not read: its password.
+        message = redacted_message(one_line(str(exc)), url)
+        raise HistoryError(f"{redacted(url)} cannot be reached: {message}") from exc
 
 
 def schema_version(db: psycopg.Connection[Any]) -> int:
@@ -96,7 +99,8 @@ class PostgresStore:
             _check_role(connection, location.student, where)
         except psycopg.Error as exc:
             connection.close()
-            raise HistoryError(f"{where} cannot be used: {one_line(str(exc))}") from exc
+            message = redacted_message(one_line(str(exc)), location.url)
+            raise HistoryError(f"{where} cannot be used: {message}") from exc
         except BaseException:
             connection.close()
             raise

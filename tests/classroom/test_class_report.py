@@ -274,6 +274,29 @@ def test_bad_arguments_get_one_line(run_cli, hostile_history: Path, args, code, 
     assert "Traceback" not in result.stderr
 
 
+def test_quizapps_own_db_is_honoured_and_the_commands_own_wins(
+    run_cli, hostile_history: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("QUIZAPP_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the default: no history
+    bank = ("--no-default-bank", "--bank", str(HOSTILE_BANK), "--format", "json")
+
+    def reported(*args: str) -> list[str]:
+        result = run_cli(*args)
+        assert result.returncode == 0, result.stderr
+        return sorted(q["question_id"] for q in json.loads(result.stdout)["questions"])
+
+    answered = ["hostile-choice", "hostile-number"]
+    assert reported("--db", str(hostile_history), "class", "report", *bank) == answered
+    empty = tmp_path / "none.db"
+    assert reported("--db", str(empty), "class", "report", "--db", str(hostile_history), *bank) == (
+        answered
+    )
+    assert (
+        reported("--db", str(hostile_history), "class", "report", "--db", str(empty), *bank) == []
+    )
+
+
 def test_a_folder_and_a_damaged_history_get_one_line(run_cli, tmp_path: Path):
     folder = _report(run_cli, tmp_path)
     assert folder.returncode == 2 and "is a folder" in folder.stderr
