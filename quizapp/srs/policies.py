@@ -60,39 +60,16 @@ class FsrsStrategy:
         self.cards[question_id], _ = self.scheduler.review_card(card, rating, when)
 
 
-class PlanStrategy:
-    """quizapp's plan to the exam, with the day's workload as its budget."""
+class _DayPlannerStrategy:
+    """A policy that asks a day planner (plan_day's signature) for each day's cards."""
 
-    name = "plan"
-
-    def choose(
-        self, day: int, now_ms: int, capacity: int, history: History, sim: Simulation
-    ) -> list[str]:
-        plan = plan_day(
-            sim.blueprint,
-            history.student_view(),
-            sim.model,
-            now_ms,
-            sim.exam_ms,
-            budget_minutes=capacity,
-            minutes_per_card=1.0,
-            max_new=sim.config.new_per_day,
-        )
-        return [c.question_id for c in plan]
-
-    def answered(self, question_id: str, correct: bool, now_ms: int) -> None:
-        pass
-
-
-class GreedyStrategy:
-    """Lowest projected exam-day chance first, weighted by exam weight."""
-
-    name = "greedy"
+    name: str
+    planner: staticmethod
 
     def choose(
         self, day: int, now_ms: int, capacity: int, history: History, sim: Simulation
     ) -> list[str]:
-        chosen = greedy_day(
+        chosen = self.planner(
             sim.blueprint,
             history.student_view(),
             sim.model,
@@ -106,6 +83,20 @@ class GreedyStrategy:
 
     def answered(self, question_id: str, correct: bool, now_ms: int) -> None:
         pass
+
+
+class PlanStrategy(_DayPlannerStrategy):
+    """quizapp's plan to the exam, with the day's workload as its budget."""
+
+    name = "plan"
+    planner = staticmethod(plan_day)
+
+
+class GreedyStrategy(_DayPlannerStrategy):
+    """Lowest projected exam-day chance first, weighted by exam weight."""
+
+    name = "greedy"
+    planner = staticmethod(greedy_day)
 
 
 class RandomStrategy:
