@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from quizapp.bank import Claim, Diagnostic, Question
+from quizapp.bank import Claim, ComputeSpec, Diagnostic, Question
 from quizapp.bank.claims import ClaimError, ParsedClaim, evaluate, parse_claim
 from quizapp.experiments.registry import REGISTRY
 from quizapp.experiments.spec import ComputationSpec
@@ -79,10 +79,15 @@ def _fixed_names(parsed: ParsedClaim, spec: ComputationSpec) -> str:
     return ", ".join(names) if names else "no value"
 
 
+def _spec_of(question: Question) -> tuple[ComputeSpec | None, ComputationSpec | None]:
+    """The question's computation and its registered spec (None where either is missing)."""
+    compute = question.compute
+    return compute, REGISTRY.get(compute.name) if compute is not None else None
+
+
 def static_echoes(question: Question) -> list[Diagnostic]:
     """Claims that name no value the computation computes (no run needed)."""
-    compute = question.compute
-    spec = REGISTRY.get(compute.name) if compute is not None else None
+    compute, spec = _spec_of(question)
     if compute is None or spec is None:
         return []
     found = []
@@ -127,8 +132,7 @@ def _holds(parsed: ParsedClaim, values: Mapping[str, object]) -> bool | None:
 
 def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
     """Claims that hold on the computation's values and on every perturbation of them."""
-    compute = question.compute
-    spec = REGISTRY.get(compute.name) if compute is not None else None
+    compute, spec = _spec_of(question)
     if compute is None or spec is None:
         return []
     found = []

@@ -20,7 +20,14 @@ from collections.abc import Collection
 from quizapp.srs.exam_model import ExamBlueprint
 from quizapp.srs.forecast import Student, recall_chance
 from quizapp.srs.memory import MemoryModel
-from quizapp.srs.plan import CONSOLIDATION_DAYS, PlanChoice, days_left, mixed, new_quota
+from quizapp.srs.plan import (
+    CONSOLIDATION_DAYS,
+    PlanChoice,
+    card_slots,
+    days_left,
+    mixed,
+    new_quota,
+)
 
 
 def exam_day_priority(
@@ -52,10 +59,8 @@ def greedy_day(
 ) -> list[PlanChoice]:
     """Today's cards by greedy priority, within the budget (arguments as `plan_day`'s; a
     choice's `gain` is its priority)."""
-    if minutes_per_card <= 0:
-        raise ValueError("minutes per card must be positive")
-    slots = int(budget_minutes / minutes_per_card + 1e-9)
-    if slots <= 0 or now_ms >= exam_ms:
+    slots = card_slots(budget_minutes, minutes_per_card, now_ms, exam_ms)
+    if slots == 0:
         return []
     priority = exam_day_priority(blueprint, student, model, exam_ms)
     new: list[PlanChoice] = []

@@ -160,6 +160,14 @@ def new_quota(unseen: int, now_ms: int, exam_ms: int) -> int:
     return math.ceil(unseen / open_days)
 
 
+def card_slots(budget_minutes: float, minutes_per_card: float, now_ms: int, exam_ms: int) -> int:
+    """How many cards today's budget holds (0 once the exam moment has come)."""
+    if minutes_per_card <= 0:
+        raise ValueError("minutes per card must be positive")
+    slots = int(budget_minutes / minutes_per_card + 1e-9)
+    return max(0, slots) if now_ms < exam_ms else 0
+
+
 def plan_day(
     blueprint: ExamBlueprint,
     student: Student,
@@ -177,10 +185,8 @@ def plan_day(
     `available`: the question ids that may be asked today (None: every exam question), e.g.
     without suspended or buried cards; `max_new`: a cap on new questions (the daily limit).
     """
-    if minutes_per_card <= 0:
-        raise ValueError("minutes per card must be positive")
-    slots = int(budget_minutes / minutes_per_card + 1e-9)
-    if slots <= 0 or now_ms >= exam_ms:
+    slots = card_slots(budget_minutes, minutes_per_card, now_ms, exam_ms)
+    if slots == 0:
         return []
     valuation = Valuation(model, now_ms, exam_ms)
     reviews: list[PlanChoice] = []
