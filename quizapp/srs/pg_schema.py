@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 SCHEMA_VERSION = 4
+# The schema a class's tables live in (made and owned by `quizapp class init`). Every session
+# the app opens pins `search_path` to it, so nothing another role made elsewhere can shadow
+# the app's tables or functions (PostgreSQL's "secure schema usage pattern").
+CLASS_SCHEMA = "quizapp"
 PER_STUDENT_TABLES = ("cards", "reviews", "card_flags", "exams", "fsrs_fits")
 
 MIGRATIONS: dict[int, Sequence[str]] = {
