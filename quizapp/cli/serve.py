@@ -53,7 +53,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
         help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: each tab runs its own app process with "
         "the options given here. On a SQLite history every tab uses the one history, as the "
-        "terminal app does; on a class's PostgreSQL store each tab asks for its student's id.",
+        "terminal app does; on a class's PostgreSQL store each browser signs in as its student "
+        "and runs as that student's database role.",
     )
     serve.add_argument(
         "--host",
