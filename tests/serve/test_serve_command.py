@@ -207,6 +207,7 @@ def test_the_page_fetches_nothing_from_another_site(tmp_path) -> None:
         origin = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(f"{origin}/", timeout=30) as response:
             page = response.read().decode()
+            assert response.url == f"{origin}/"  # on SQLite: the app at once, no sign-in
         fetched = re.findall(r"""(?:src|href)="([^"]+)"|url\("([^"]+)"\)""", page)
         urls = [a or b for a, b in fetched]
         assert "fonts.googleapis.com" not in page
