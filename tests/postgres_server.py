@@ -6,7 +6,9 @@ listens on a free loopback port only (no Unix socket), with trust authentication
 127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
 PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
 (bench/bench_store.py), which compares commits that really reach the disk, and for the outage
-tests, whose acknowledged commits must survive `Server.stop_immediately()`.
+tests, whose acknowledged commits must survive `Server.stop_immediately()`. `password=` starts
+it with scram-sha-256 password authentication instead of trust (signing in to `quizapp serve`):
+every role then needs its password, the superuser's included (`Server.url` carries it).
 
 `QUIZAPP_PG_BIN` names the binaries' folder; otherwise the newest /usr/lib/postgresql/*/bin.
 Without them the PostgreSQL tests skip with one line, except under CI=true, where they fail.
@@ -25,6 +27,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 READY_TIMEOUT_S = 60
 
@@ -37,10 +40,12 @@ class Server:
     user: str  # the superuser: the instructor in the tests
     log: Path | None = None
     durable: bool = False  # fsync and synchronous commits as a real server (bench, crash tests)
+    password: str | None = None  # the superuser's, with scram-sha-256; None: trust
 
     def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
         query = "&".join(f"{k}={v}" for k, v in options.items())
-        return f"postgresql://{user or self.user}@127.0.0.1:{self.port}/{database}" + (
+        secret = f":{quote(self.password, safe='')}" if self.password and user is None else ""
+        return f"postgresql://{user or self.user}{secret}@127.0.0.1:{self.port}/{database}" + (
             f"?{query}" if query else ""
         )
 
@@ -102,20 +107,28 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(binaries: Path, *, durable: bool = False) -> Iterator[Server]:
-    """Start a fresh cluster; stop it and remove its folder at the end."""
+def running_server(
+    binaries: Path, *, durable: bool = False, password: str | None = None
+) -> Iterator[Server]:
+    """Start a fresh cluster (with password authentication when `password`, the superuser's,
+    is given); stop it and remove its folder at the end."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
     if _as_root():
         shutil.chown(folder, "postgres", "postgres")
     user = "postgres" if _as_root() else os.environ.get("USER", "postgres")
-    done = _run(
-        binaries / "initdb", "-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"
-    )
+    auth = ["--auth=trust"]
+    if password is not None:
+        password_file = folder / "superuser-password"
+        password_file.write_text(password + "\n")
+        if _as_root():
+            shutil.chown(password_file, "postgres", "postgres")
+        auth = ["--auth=scram-sha-256", f"--pwfile={password_file}"]
+    done = _run(binaries / "initdb", "-D", data, "-U", user, *auth, "-E", "UTF8", "--no-sync")
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
-    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable)
+    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable, password)
     try:
         server.start()
         yield server

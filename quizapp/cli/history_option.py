@@ -54,8 +54,8 @@ def history_location(
 
     given, source = db_given(args, settings)
     if getattr(args, "ask_student", False):
-        # Each browser tab of `quizapp serve` is its own student, whatever the server's
-        # environment or config.toml say.
+        # The one at the keyboard says who they are, whatever the environment or config.toml
+        # say (a machine the students share).
         if getattr(args, "student", None):
             raise LocationProblem("--student and --ask-student contradict each other: give one")
         student, student_source = None, ""

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 from quizapp.bank.literal import error_line, terminal_safe
 
 if TYPE_CHECKING:
-    from quizapp.srs.history import HistoryLocation, StudentToAsk
+    from quizapp.serve.session import SessionOptions
+    from quizapp.serve.sign_in import SignIn
+    from quizapp.srs.history import HistoryLocation, PostgresLocation, StudentToAsk
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -51,7 +53,8 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
         help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: each tab runs its own app process with "
         "the options given here. On a SQLite history every tab uses the one history, as the "
-        "terminal app does; on a class's PostgreSQL store each tab asks for its student's id.",
+        "terminal app does; on a class's PostgreSQL store each browser signs in as its student "
+        "and runs as that student's database role.",
     )
     serve.add_argument(
         "--host",
@@ -98,32 +101,25 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
         # The one local history, as in the terminal. Absolute, so a session reads the same
         # file whatever its working folder.
         db = str(Path(args.db).resolve()) if args.db else None
-        ask_student = False
     else:
-        # The class's shared store: every tab asks whose history it is.
+        # The class's shared store: every browser signs in, and runs as its student's role.
         if args.student:
             message = (
-                "--student: on a shared history each browser tab asks for its student's id; "
+                "--student: on a shared history each browser signs in as its student; "
                 "serve it without --student"
             )
             print(error_line("quizapp serve", message), file=sys.stderr)
             return 2
-        # In the sessions' environment, not their command line: `ps` shows a command line to
-        # every user of the machine, and the URL can hold a password.
-        environment["QUIZAPP_DB"] = location.url
-        db, ask_student = None, True
+        db = None  # each session's is its student's (quizapp/serve/sign_in.py)
     if not is_loopback(args.host):
         print(
-            f"quizapp serve: warning: listening on {terminal_safe(args.host)}: anyone who can "
-            f"reach port {args.port} can use the app and its history (there is no login)",
-            file=sys.stderr,
+            _beyond_loopback_warning(args, signs_in=not isinstance(location, Path)), file=sys.stderr
         )
     options = SessionOptions(
         # Absolute, so a session reads the same files whatever its working folder.
         bank=tuple(str(Path(p).resolve()) for p in args.bank),
         no_default_bank=args.no_default_bank,
         db=db,
-        ask_student=ask_student,
         device=args.device,
         theme=args.theme,
         length=args.length,
@@ -137,6 +133,7 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
             max_sessions=args.max_sessions or default_max_sessions(),
             public_url=args.public_url,
             environment=environment,
+            sign_in=None if isinstance(location, Path) else _sign_in(args, location, options),
         )
     except ThirdPartyPage as exc:  # a textual-serve whose page would send students elsewhere
         print(error_line("quizapp serve", exc), file=sys.stderr)
@@ -148,3 +145,39 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
         print(error_line("quizapp serve", message), file=sys.stderr)
         return 1
     return 0
+
+
+def _beyond_loopback_warning(args: argparse.Namespace, *, signs_in: bool) -> str:
+    where = f"quizapp serve: warning: listening on {terminal_safe(args.host)}"
+    if signs_in:
+        return (
+            f"{where}: students' passwords cross the network; serve it over TLS (a reverse "
+            "proxy with --public-url https://...), never plain HTTP beyond this machine"
+        )
+    return (
+        f"{where}: anyone who can reach port {args.port} can use the app and its history "
+        "(there is no login)"
+    )
+
+
+def _sign_in(
+    args: argparse.Namespace, location: PostgresLocation | StudentToAsk, options: SessionOptions
+) -> SignIn:
+    """Sign-in for the class store at `location`: a session runs the app with `options` as
+    the student who signed in, on their own role."""
+    from dataclasses import replace
+    from urllib.parse import urlsplit
+
+    from quizapp.serve.session import session_argv
+    from quizapp.serve.sign_in import SignIn
+
+    def student_argv(url: str, student: str) -> list[str]:
+        return session_argv(replace(options, db=url, student=student))
+
+    public_url = args.public_url or ""
+    return SignIn(
+        location.url,
+        student_argv,
+        secure_cookie=public_url.startswith("https://"),
+        public_hosts=frozenset({urlsplit(public_url).netloc.lower()} - {""}),
+    )

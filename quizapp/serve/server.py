@@ -28,6 +28,8 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from quizapp.serve.sign_in import SIGN_IN_PATH, SignIn
+
 log = logging.getLogger("quizapp.serve")
 
 # How long an app process has to quit once asked (it saves what is left to save first), and
@@ -169,6 +171,7 @@ class QuizServer(Server):
         public_url: str | None = None,
         environment: Mapping[str, str] | None = None,
         title: str = "quizapp",
+        sign_in: SignIn | None = None,
     ) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
@@ -179,6 +182,8 @@ class QuizServer(Server):
         # burst of tabs cannot start more processes than the limit.
         self.open_sessions = 0
         self.index_page = local_index_page(Path(self.templates_path))
+        # A class store: each browser signs in, and its app runs as that student's role.
+        self.sign_in = sign_in
 
     @property
     def full(self) -> bool:
@@ -188,11 +193,21 @@ class QuizServer(Server):
         return [pid for service in self.sessions if (pid := service.pid) is not None]
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+        if self.sign_in is not None and self.sign_in.session_of(request) is None:
+            return web.Response(status=303, headers={"Location": SIGN_IN_PATH})
         if self.full:
             return _full_page(self.max_sessions)
         return await super().handle_index(request)  # type: ignore[misc]
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        argv, environment = self.argv, self.environment
+        if self.sign_in is not None:
+            signed_in = self.sign_in.session_of(request)
+            if signed_in is None:
+                log.warning("websocket refused: not signed in (from %s)", request.remote)
+                raise web.HTTPForbidden(text="Sign in first.")
+            argv, student_environment = self.sign_in.app_command(signed_in)
+            environment = {**environment, **student_environment}
         websocket = web.WebSocketResponse(heartbeat=15)
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
@@ -209,8 +224,8 @@ class QuizServer(Server):
         try:
             await websocket.prepare(request)
             app_service = AppProcess(
-                self.argv,
-                self.environment,
+                argv,
+                environment,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -235,6 +250,8 @@ class QuizServer(Server):
         app = await super()._make_app()
         # The page from memory, with its fonts local (local_index_page).
         aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({INDEX_TEMPLATE: self.index_page}))
+        if self.sign_in is not None:
+            self.sign_in.add_routes(app)
         return app
 
     async def on_startup(self, app: web.Application) -> None:

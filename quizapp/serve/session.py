@@ -18,7 +18,7 @@ class SessionOptions:
     bank: tuple[str, ...] = ()
     no_default_bank: bool = False
     db: str | None = None
-    ask_student: bool = False  # a shared history: each session asks whose it is
+    student: str | None = None  # a signed-in session: the student, whose role it runs as
     device: str = "auto"
     theme: str | None = None
     length: int | None = None
@@ -29,8 +29,9 @@ def session_argv(options: SessionOptions) -> list[str]:
     """`python -m quizapp` with the options, as an argument list: no shell reads a bank path.
 
     With the SQLite store every session opens the one local history, as the terminal app does.
-    When the store is shared (the PostgreSQL class store), each session gets --ask-student: its
-    first screen asks for the student's id, whatever QUIZAPP_STUDENT or config.toml say.
+    On the class's PostgreSQL store a session is a signed-in student's (quizapp/serve/
+    sign_in.py): `db` names their role (no password: that goes in PGPASSWORD), and `student`
+    is that role's name, whatever QUIZAPP_STUDENT or config.toml say.
     """
     # --option=value: a value that starts with "-" is still read as the value.
     argv = [sys.executable, "-m", "quizapp", f"--device={options.device}"]
@@ -39,8 +40,8 @@ def session_argv(options: SessionOptions) -> list[str]:
         argv.append("--no-default-bank")
     if options.db is not None:
         argv.append(f"--db={options.db}")
-    if options.ask_student:
-        argv.append("--ask-student")
+    if options.student is not None:
+        argv.append(f"--student={options.student}")
     if options.theme is not None:
         argv.append(f"--theme={options.theme}")
     if options.length is not None:

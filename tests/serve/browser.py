@@ -247,3 +247,13 @@ def served_app(
 def _listening(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def sign_in(page, student: str, password: str) -> None:
+    """Fill in and send the sign-in form a class server answers with (quizapp/serve/
+    sign_in.py), as a student does; returns once the server has answered it."""
+    page.wait_for_selector("#student")
+    page.fill("#student", student)
+    page.fill("#password", password)
+    with page.expect_navigation():
+        page.click("button[type=submit]")

@@ -17,3 +17,44 @@ def browser() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+SUPERUSER_PASSWORD = "instructor's own secret"
+
+
+@pytest.fixture(scope="session")
+def password_server() -> Iterator[object]:
+    """A PostgreSQL cluster with scram-sha-256 password authentication: a role connects only
+    with its password (tests/postgres_server.py)."""
+    import os
+
+    from tests.postgres_server import running_server, server_binaries
+
+    binaries = server_binaries()
+    if binaries is None:
+        message = "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin, QUIZAPP_PG_BIN)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    psycopg = pytest.importorskip("psycopg")
+    with running_server(binaries, password=SUPERUSER_PASSWORD) as server:
+        with psycopg.connect(server.url(), autocommit=True) as admin:
+            admin.execute("CREATE DATABASE quizapp_class")
+        yield server
+
+
+@pytest.fixture
+def class_store(password_server, request: pytest.FixtureRequest) -> str:
+    """The owner's URL (password included) of a fresh class store on `password_server`: a
+    schema of its own, its tables created by the owner, as `quizapp class init` does."""
+    import re
+    import uuid
+
+    from quizapp.srs.pg_store import connect, migrate
+
+    schema = "c_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
+    url = password_server.url("quizapp_class", options=f"-csearch_path%3D{schema}")
+    with connect(url) as owner:
+        owner.execute(f'CREATE SCHEMA "{schema}"')
+        migrate(owner, schema)
+    return url

@@ -47,9 +47,11 @@ def test_the_defaults_pass_nothing_but_the_device() -> None:
     assert not (parsed.no_default_bank or parsed.no_shuffle or parsed.default_parameters)
 
 
-def test_on_a_shared_store_each_session_asks_for_its_student() -> None:
-    parsed = build_parser().parse_args(session_argv(SessionOptions(ask_student=True))[3:])
-    assert parsed.ask_student and parsed.db is None and parsed.student is None
+def test_a_signed_in_session_runs_as_its_student() -> None:
+    options = SessionOptions(db="postgresql://ada@db/class", student="ada")
+    parsed = build_parser().parse_args(session_argv(options)[3:])
+    assert (parsed.db, parsed.student) == ("postgresql://ada@db/class", "ada")
+    assert not parsed.ask_student
 
 
 def test_serve_refuses_a_student_on_a_shared_store_in_one_line(tmp_path) -> None:
@@ -61,8 +63,8 @@ def test_serve_refuses_a_student_on_a_shared_store_in_one_line(tmp_path) -> None
     )
     assert result.returncode == 2
     assert result.stderr == (
-        "quizapp serve: error: --student: on a shared history each browser tab asks for its "
-        "student's id; serve it without --student\n"
+        "quizapp serve: error: --student: on a shared history each browser signs in as its "
+        "student; serve it without --student\n"
     )
 
 
@@ -205,6 +207,7 @@ def test_the_page_fetches_nothing_from_another_site(tmp_path) -> None:
         origin = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(f"{origin}/", timeout=30) as response:
             page = response.read().decode()
+            assert response.url == f"{origin}/"  # on SQLite: the app at once, no sign-in
         fetched = re.findall(r"""(?:src|href)="([^"]+)"|url\("([^"]+)"\)""", page)
         urls = [a or b for a, b in fetched]
         assert "fonts.googleapis.com" not in page

@@ -22,7 +22,7 @@ from quizapp.tui.screens.home import HomeScreen
 from tests.conftest import CORPUS
 from tests.srs.readiness_helpers import answer
 from tests.tui.screen_text import screen_lines
-from tests.tui.test_lab_device import pick
+from tests.tui.test_lab_device import pick, toasts
 from tests.tui.test_sessions import drive, wait_for
 
 BANK = load_bank([CORPUS / "good"])
@@ -210,36 +210,63 @@ def ann_role(postgres_server):
         admin.execute(f'DROP ROLE "{name}"')
 
 
-@pytest.mark.parametrize("as_owner", [True, False], ids=["instructor", "student-role"])
-def test_on_postgresql_the_owner_sees_the_class_and_a_student_only_their_rows(
-    pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_owner: bool
-) -> None:
+def two_students_answered(pg_url: str, ann_role: str) -> None:
+    """bob's answers written by the owner (who creates the tables), ann's by her own role."""
     from quizapp.srs.history import PostgresLocation, open_writer
     from tests.srs.test_pg_store import with_user
 
-    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
-    with open_writer(PostgresLocation(pg_url, "bob")) as bob:  # the owner creates the tables
+    with open_writer(PostgresLocation(pg_url, "bob")) as bob:
         record_two_answers(bob)
     with open_writer(PostgresLocation(with_user(pg_url, ann_role), ann_role)) as ann:
         record_two_answers(ann)
-    url = pg_url if as_owner else with_user(pg_url, ann_role)
-    app = make_app(PostgresLocation(url, ann_role))  # type: ignore[arg-type]
+
+
+def test_on_postgresql_the_owner_sees_the_whole_class(
+    pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizapp.srs.history import PostgresLocation
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    two_students_answered(pg_url, ann_role)
+    app = make_app(PostgresLocation(pg_url, ann_role))  # type: ignore[arg-type]
 
     async def scenario(pilot: Pilot) -> None:
         screen = await open_from_palette(pilot, app)
         students = screen.query_one("#class-students", DataTable)
         names = sorted(cells(students, r)[0] for r in range(students.row_count))
         summary = str(screen.query_one("#class-summary").content)
-        if as_owner:
-            assert names == sorted([ann_role, "bob"])
-            assert summary.startswith("2 students") and "Only the rows" not in summary
-        else:
-            assert names == [ann_role]
-            assert summary.startswith("1 student") and f"role '{ann_role}'" in summary
+        assert names == sorted([ann_role, "bob"])
+        assert summary.startswith("2 students") and "Only the rows" not in summary
         items = screen.query_one("#class-items", DataTable)
         by_id = {cells(items, r)[0]: cells(items, r) for r in range(items.row_count)}
-        assert by_id["t-single"][1] == ("2" if as_owner else "1")
+        assert by_id["t-single"][1] == "2"
         assert_fits(app)
+
+    drive(app, scenario, size=SIZE)
+
+
+def test_a_students_own_role_is_neither_offered_the_class_report_nor_let_open_it(
+    pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizapp.srs.history import PostgresLocation
+    from quizapp.tui.components.palette import palette_commands
+    from quizapp.tui.screens.class_report import NOT_FOR_STUDENTS, open_class_report
+    from tests.srs.test_pg_store import with_user
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    two_students_answered(pg_url, ann_role)
+    app = make_app(PostgresLocation(with_user(pg_url, ann_role), ann_role))  # type: ignore[arg-type]
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, HomeScreen) and app.history is not None,
+        )
+        titles = {command.title for command in palette_commands(app)}
+        assert "Stats" in titles and "Class report" not in titles
+        open_class_report(app)  # as the palette's entry would, were it there
+        await wait_for(pilot, lambda: toasts(app, NOT_FOR_STUDENTS) == 1)
+        assert isinstance(app.screen, HomeScreen)
 
     drive(app, scenario, size=SIZE)
 

@@ -16,7 +16,7 @@ from textual.app import SystemCommand
 
 from quizapp.tui.lab_device import device_commands
 from quizapp.tui.literal import markup_escaped
-from quizapp.tui.screens.class_report import open_class_report
+from quizapp.tui.screens.class_report import may_read_class_report, open_class_report
 from quizapp.tui.screens.fit import open_fit_screen
 from quizapp.tui.screens.lab import open_lab
 from quizapp.tui.screens.readiness import ask_exam_date, open_readiness
@@ -32,6 +32,7 @@ class PaletteCommand:
     title: str  # read as markup by the palette: never put bank text here unescaped
     help: str
     run: Callable[[QuizApp], object]  # what picking it does
+    offered: Callable[[QuizApp], bool] = lambda app: True  # whether the palette lists it
 
 
 # The palette shows its entries sorted by title, so where a line goes here does not matter.
@@ -56,7 +57,12 @@ COMMANDS: tuple[PaletteCommand, ...] = (
     ),
     PaletteCommand("Readiness", "Predicted exam score, by topic and by day", open_readiness),
     PaletteCommand("Exam date", "Set the exam date the drills plan for", ask_exam_date),
-    PaletteCommand("Class report", "For the instructor: item analysis", open_class_report),
+    PaletteCommand(
+        "Class report",
+        "For the instructor: item analysis",
+        open_class_report,
+        offered=may_read_class_report,
+    ),
     PaletteCommand(
         "Fit the scheduler to my history",
         "FSRS's parameters fitted to your reviews (quizapp optimize)",
@@ -71,6 +77,8 @@ def palette_commands(app: QuizApp) -> Iterable[SystemCommand]:
     yield from computation_commands(app)
     yield from device_commands(app, app.lab)
     for command in COMMANDS:
+        if not command.offered(app):
+            continue
         yield SystemCommand(command.title, command.help, partial(command.run, app))
 
 

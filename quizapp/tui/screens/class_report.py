@@ -4,13 +4,14 @@ why, and the explanation.
 
 The report is worked out off the UI thread with its own read-only connection to the history
 (quizapp/classroom), and laid out when it arrives. Bank text is shown literally. On a
-PostgreSQL history it covers every student the app's role may read: the class for the
-instructor (the tables' owner), and for a student's own role only their rows, which the
-summary says.
+PostgreSQL history it is offered only to a role that reads the whole class (the tables' owner,
+the instructor): a student's own role, as in a signed-in `quizapp serve` session, is neither
+offered it nor let open it (`may_read_class_report`).
 """
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -262,5 +263,42 @@ class ItemScreen(Screen[None]):
 
 
 def open_class_report(app: App[None]) -> None:
-    if not isinstance(app.screen, ClassReportScreen):
-        app.push_screen(ClassReportScreen())
+    if isinstance(app.screen, ClassReportScreen):
+        return
+    if not may_read_class_report(app):
+        app.notify(NOT_FOR_STUDENTS, title="Class report", severity="warning", markup=False)
+        return
+    app.push_screen(ClassReportScreen())
+
+
+NOT_FOR_STUDENTS = (
+    "The class report is for the instructor: this session's role reads only its own history."
+)
+# Whether a PostgreSQL reader's role sees every student's rows, asked once per connection.
+_READS_THE_CLASS: weakref.WeakKeyDictionary[object, bool] = weakref.WeakKeyDictionary()
+
+
+def may_read_class_report(app: App[None]) -> bool:
+    """Whether the app's role may read the class report: always on a SQLite history (one
+    student's own machine); on PostgreSQL only the tables' owner or a role above row
+    security (quizapp/srs/pg_store.py: role_reach), never a student's own role. Unknown
+    while the history is still opening: not offered until it is."""
+    from quizapp.srs.history import PostgresLocation
+
+    service = app.history_writes  # type: ignore[attr-defined]
+    if not isinstance(service.path, PostgresLocation):
+        return True
+    reader = service.reader
+    connection = getattr(reader, "connection", None)
+    if reader is None or connection is None:
+        return False
+    if reader not in _READS_THE_CLASS:
+        import psycopg
+
+        from quizapp.srs.pg_store import role_reach
+
+        try:
+            _READS_THE_CLASS[reader] = role_reach(connection)[1]
+        except psycopg.Error:
+            return False  # the server is away: asked again next time
+    return _READS_THE_CLASS[reader]
