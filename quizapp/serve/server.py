@@ -19,14 +19,18 @@ import os
 import re
 import shlex
 import signal
+import ssl
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, hdrs, web
 from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
+from textual_serve.server import Server
+
+from quizapp.serve.bounds import MAX_MESSAGE_BYTES, process_messages, url_size
+from quizapp.serve.origin import OriginPolicy, shown
 
 log = logging.getLogger("quizapp.serve")
 
@@ -169,6 +173,8 @@ class QuizServer(Server):
         public_url: str | None = None,
         environment: Mapping[str, str] | None = None,
         title: str = "quizapp",
+        allowed_origins: Sequence[str] = (),
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
@@ -179,6 +185,10 @@ class QuizServer(Server):
         # burst of tabs cannot start more processes than the limit.
         self.open_sessions = 0
         self.index_page = local_index_page(Path(self.templates_path))
+        self.origin_policy = OriginPolicy.build(
+            listen_host=host, public_url=self.public_url, allowed_origins=allowed_origins
+        )
+        self.ssl_context = ssl_context
 
     @property
     def full(self) -> bool:
@@ -193,9 +203,20 @@ class QuizServer(Server):
         return await super().handle_index(request)  # type: ignore[misc]
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        websocket = web.WebSocketResponse(heartbeat=15)
-        width = to_int(request.query.get("width", "80"), 80)
-        height = to_int(request.query.get("height", "24"), 24)
+        origin = request.headers.get(hdrs.ORIGIN)
+        host = request.headers.get(hdrs.HOST)
+        refusal = self.origin_policy.refusal(origin, host, request.scheme)
+        if refusal is not None:  # before any process starts: a foreign page drives nothing
+            log.warning(
+                "refused a websocket from %s: %s (Origin %s, Host %s)",
+                request.remote,
+                refusal,
+                shown(origin),
+                shown(host),
+            )
+            raise web.HTTPForbidden(text=f"quizapp serve: websocket refused: {refusal}\n")
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+        size = url_size(request.query)
         if self.full:
             # The page was served while a slot was free, and the slot went to another tab
             # before this one connected: say so in the terminal, then close.
@@ -218,8 +239,8 @@ class QuizServer(Server):
                 debug=self.debug,
             )
             self.sessions[app_service] = websocket
-            await app_service.start(width, height)
-            await self._process_messages(websocket, app_service)
+            await app_service.start(size.width, size.height)
+            await process_messages(websocket, app_service, f"of app process {app_service.pid}")
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
@@ -274,6 +295,7 @@ class QuizServer(Server):
             handle_signals=False,
             loop=loop,
             print=self._say_listening,  # called once every address is listening
+            ssl_context=self.ssl_context,
             access_log=None,
             # on_shutdown has ended the apps and closed their sockets: nothing to wait for.
             shutdown_timeout=5,
