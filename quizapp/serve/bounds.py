@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
+
+from quizapp.bank.literal import terminal_safe
 
 log = logging.getLogger("quizapp.serve")
 
@@ -133,3 +136,22 @@ async def process_messages(websocket: web.WebSocketResponse, app: AppSession, se
             await app.blur()
         elif kind == "focus":
             await app.focus()
+
+
+class MalformedRequestsInOneLine(logging.Filter):
+    """aiohttp logs a request it cannot parse (a header with a control character, say) with a
+    traceback: anyone who can reach the port could fill the server's terminal with them. Such a
+    request is answered 400 and logged as one line, its content escaped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            why = terminal_safe(" ".join(str(error.message).split()))
+            record.msg, record.args = "refused a malformed request: %s", (why[:300],)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def log_malformed_requests_in_one_line() -> None:
+    logging.getLogger("aiohttp.server").addFilter(MalformedRequestsInOneLine())

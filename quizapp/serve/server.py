@@ -29,7 +29,12 @@ from aiohttp import WSCloseCode, hdrs, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from quizapp.serve.bounds import MAX_MESSAGE_BYTES, process_messages, url_size
+from quizapp.serve.bounds import (
+    MAX_MESSAGE_BYTES,
+    log_malformed_requests_in_one_line,
+    process_messages,
+    url_size,
+)
 from quizapp.serve.origin import OriginPolicy, shown
 
 log = logging.getLogger("quizapp.serve")
@@ -284,6 +289,7 @@ class QuizServer(Server):
         """Run until SIGINT or SIGTERM; every app process has ended when this returns."""
         self.debug = debug
         logging.basicConfig(level=logging.WARNING, format="quizapp serve: %(message)s")
+        log_malformed_requests_in_one_line()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         for sig in (signal.SIGINT, signal.SIGTERM):
