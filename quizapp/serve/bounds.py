@@ -106,7 +106,7 @@ async def process_messages(websocket: web.WebSocketResponse, app: AppSession, se
     async for message in websocket:
         if message.type == WSMsgType.ERROR:
             # aiohttp's own limit (max_msg_size) or a broken frame: it has closed the socket.
-            log.warning("closed session %s: %s", session, message.data)
+            log.warning("closed session %s: %s", session, terminal_safe(message.data))
             return
         if message.type != WSMsgType.TEXT:
             continue

@@ -143,6 +143,7 @@ def test_a_foreign_pages_websocket_is_refused_before_any_process_starts(tmp_path
         wait_until(lambda: r"\u202e" in server.logged(), 30, "the refusal to be logged")
         assert r"Origin 'https://evil.example\u202e'" in server.logged()
         assert "\x1b" not in server.logged() and "\u202e" not in server.logged()
+        assert "refused a malformed request: Invalid header value char" in server.logged()
         assert child_pids(server.process.pid) == set()
 
         # The page's own origin opens a session.
