@@ -1,6 +1,7 @@
 """textual-serve's server with what a class needs: an app process started from an argument
-list (never through a shell), a session limit that answers with a page instead of a hang, and
-every app process ended when its tab closes or the server stops.
+list (never through a shell), a session limit that answers with a page instead of a hang,
+every app process ended when its tab closes or the server stops, a websocket accepted only
+from the server's own pages (origin.py), and sizes and messages bounded (bounds.py).
 
 textual-serve (1.1) starts `command` with a shell and ends a process by asking it to quit and
 waiting without a deadline; both are replaced here. The websocket handler is textual-serve's
