@@ -45,6 +45,15 @@ def _public_url(text: str) -> str:
     return text.rstrip("/")
 
 
+def _allowed_origin(text: str) -> str:
+    from quizapp.serve.origin import BadOrigin, parse_origin
+
+    try:
+        return parse_origin(text)
+    except BadOrigin as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_serve_command(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from quizapp.serve.capacity import SESSION_MB_WITH_TORCH
 
@@ -74,6 +83,27 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
         metavar="N",
         help="tabs served at once; more get a page saying the class is full (default: as "
         f"many as the memory holds at {SESSION_MB_WITH_TORCH} MiB a session)",
+    )
+    serve.add_argument(
+        "--allowed-origin",
+        type=_allowed_origin,
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a site (scheme://host[:port]) whose pages may open sessions, besides the server's "
+        "own address and --public-url's; repeatable",
+    )
+    serve.add_argument(
+        "--certfile",
+        metavar="FILE",
+        help="serve over HTTPS with this certificate chain (PEM); needs --keyfile",
+    )
+    serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+    serve.add_argument(
+        "--insecure-http",
+        action="store_true",
+        help="allow plain HTTP on an address other than this machine's loopback: passwords "
+        "and answers cross the network in clear (a TLS proxy in front is the way to need this)",
     )
     return serve
 
@@ -111,10 +141,33 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
             print(error_line("quizapp serve", message), file=sys.stderr)
             return 2
         db = None  # each session's is its student's (quizapp/serve/sign_in.py)
-    if not is_loopback(args.host):
+    from quizapp.serve.tls import TlsProblem, server_tls_context
+
+    try:
+        ssl_context = server_tls_context(args.certfile, args.keyfile)
+    except TlsProblem as exc:
+        print(error_line("quizapp serve", exc), file=sys.stderr)
+        return 2
+    if ssl_context is None and not is_loopback(args.host):
+        if not args.insecure_http:
+            message = (
+                f"--host {args.host}: plain HTTP beyond this machine sends answers (and "
+                "passwords) in clear; give --certfile and --keyfile, or serve on 127.0.0.1 "
+                "behind a TLS proxy, or --insecure-http on a network you trust"
+            )
+            print(error_line("quizapp serve", message), file=sys.stderr)
+            return 2
         print(
-            _beyond_loopback_warning(args, signs_in=not isinstance(location, Path)), file=sys.stderr
+            f"quizapp serve: warning: plain HTTP on {terminal_safe(args.host)} "
+            "(--insecure-http): answers cross the network in clear",
+            file=sys.stderr,
         )
+    if not is_loopback(args.host) and isinstance(location, Path):
+        print(_beyond_loopback_warning(args), file=sys.stderr)
+    public_url = args.public_url
+    if public_url is None and ssl_context is not None:
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        public_url = f"https://{host}:{args.port}"
     options = SessionOptions(
         # Absolute, so a session reads the same files whatever its working folder.
         bank=tuple(str(Path(p).resolve()) for p in args.bank),
@@ -131,9 +184,11 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
             host=args.host,
             port=args.port,
             max_sessions=args.max_sessions or default_max_sessions(),
-            public_url=args.public_url,
+            public_url=public_url,
             environment=environment,
             sign_in=None if isinstance(location, Path) else _sign_in(args, location, options),
+            allowed_origins=args.allowed_origin,
+            ssl_context=ssl_context,
         )
     except ThirdPartyPage as exc:  # a textual-serve whose page would send students elsewhere
         print(error_line("quizapp serve", exc), file=sys.stderr)
@@ -147,13 +202,9 @@ def run_serve(args: argparse.Namespace, location: HistoryLocation | StudentToAsk
     return 0
 
 
-def _beyond_loopback_warning(args: argparse.Namespace, *, signs_in: bool) -> str:
+def _beyond_loopback_warning(args: argparse.Namespace) -> str:
+    """One student's own history served beyond this machine (a class store signs in)."""
     where = f"quizapp serve: warning: listening on {terminal_safe(args.host)}"
-    if signs_in:
-        return (
-            f"{where}: students' passwords cross the network; serve it over TLS (a reverse "
-            "proxy with --public-url https://...), never plain HTTP beyond this machine"
-        )
     return (
         f"{where}: anyone who can reach port {args.port} can use the app and its history "
         "(there is no login)"

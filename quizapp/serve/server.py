@@ -1,6 +1,7 @@
 """textual-serve's server with what a class needs: an app process started from an argument
-list (never through a shell), a session limit that answers with a page instead of a hang, and
-every app process ended when its tab closes or the server stops.
+list (never through a shell), a session limit that answers with a page instead of a hang,
+every app process ended when its tab closes or the server stops, a websocket accepted only
+from the server's own pages (origin.py), and sizes and messages bounded (bounds.py).
 
 textual-serve (1.1) starts `command` with a shell and ends a process by asking it to quit and
 waiting without a deadline; both are replaced here. The websocket handler is textual-serve's
@@ -19,15 +20,23 @@ import os
 import re
 import shlex
 import signal
+import ssl
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, hdrs, web
 from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
+from textual_serve.server import Server
 
+from quizapp.serve.bounds import (
+    MAX_MESSAGE_BYTES,
+    log_malformed_requests_in_one_line,
+    process_messages,
+    url_size,
+)
+from quizapp.serve.origin import OriginPolicy, shown
 from quizapp.serve.sign_in import SIGN_IN_PATH, SignIn
 
 log = logging.getLogger("quizapp.serve")
@@ -172,6 +181,8 @@ class QuizServer(Server):
         environment: Mapping[str, str] | None = None,
         title: str = "quizapp",
         sign_in: SignIn | None = None,
+        allowed_origins: Sequence[str] = (),
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title=title, public_url=public_url)
         self.argv = list(argv)
@@ -184,6 +195,10 @@ class QuizServer(Server):
         self.index_page = local_index_page(Path(self.templates_path))
         # A class store: each browser signs in, and its app runs as that student's role.
         self.sign_in = sign_in
+        self.origin_policy = OriginPolicy.build(
+            listen_host=host, public_url=self.public_url, allowed_origins=allowed_origins
+        )
+        self.ssl_context = ssl_context
 
     @property
     def full(self) -> bool:
@@ -200,6 +215,18 @@ class QuizServer(Server):
         return await super().handle_index(request)  # type: ignore[misc]
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        origin = request.headers.get(hdrs.ORIGIN)
+        host = request.headers.get(hdrs.HOST)
+        refusal = self.origin_policy.refusal(origin, host, request.scheme)
+        if refusal is not None:  # before any process starts: a foreign page drives nothing
+            log.warning(
+                "refused a websocket from %s: %s (Origin %s, Host %s)",
+                request.remote,
+                refusal,
+                shown(origin),
+                shown(host),
+            )
+            raise web.HTTPForbidden(text=f"quizapp serve: websocket refused: {refusal}\n")
         argv, environment = self.argv, self.environment
         if self.sign_in is not None:
             signed_in = self.sign_in.session_of(request)
@@ -208,9 +235,8 @@ class QuizServer(Server):
                 raise web.HTTPForbidden(text="Sign in first.")
             argv, student_environment = self.sign_in.app_command(signed_in)
             environment = {**environment, **student_environment}
-        websocket = web.WebSocketResponse(heartbeat=15)
-        width = to_int(request.query.get("width", "80"), 80)
-        height = to_int(request.query.get("height", "24"), 24)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+        size = url_size(request.query)
         if self.full:
             # The page was served while a slot was free, and the slot went to another tab
             # before this one connected: say so in the terminal, then close.
@@ -233,8 +259,8 @@ class QuizServer(Server):
                 debug=self.debug,
             )
             self.sessions[app_service] = websocket
-            await app_service.start(width, height)
-            await self._process_messages(websocket, app_service)
+            await app_service.start(size.width, size.height)
+            await process_messages(websocket, app_service, f"of app process {app_service.pid}")
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
@@ -280,6 +306,7 @@ class QuizServer(Server):
         """Run until SIGINT or SIGTERM; every app process has ended when this returns."""
         self.debug = debug
         logging.basicConfig(level=logging.WARNING, format="quizapp serve: %(message)s")
+        log_malformed_requests_in_one_line()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -291,6 +318,7 @@ class QuizServer(Server):
             handle_signals=False,
             loop=loop,
             print=self._say_listening,  # called once every address is listening
+            ssl_context=self.ssl_context,
             access_log=None,
             # on_shutdown has ended the apps and closed their sockets: nothing to wait for.
             shutdown_timeout=5,

@@ -111,7 +111,7 @@ def _serve(*args: str, tmp_path: Path) -> subprocess.Popen:
 
 def test_serving_beyond_the_loopback_warns_and_sigterm_stops_it(tmp_path) -> None:
     port = free_port()
-    server = _serve("--host", "0.0.0.0", "--port", str(port), tmp_path=tmp_path)
+    server = _serve("--host", "0.0.0.0", "--port", str(port), "--insecure-http", tmp_path=tmp_path)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()  # printed once it listens
