@@ -3,7 +3,8 @@
 PostgreSQL refuses to run as root, and CI here runs as root: then initdb and pg_ctl run as the
 `postgres` system user (`runuser -u postgres --`) on a temporary folder it owns. The server
 listens on a free loopback port only (no Unix socket), with trust authentication for
-127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
+127.0.0.1 (or, with `password=`, scram-sha-256 password authentication for every role, as a
+class's server has it), and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
 PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
 (bench/bench_store.py), which compares commits that really reach the disk, and for the outage
 tests, whose acknowledged commits must survive `Server.stop_immediately()`.
@@ -25,6 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 READY_TIMEOUT_S = 60
 
@@ -37,10 +39,20 @@ class Server:
     user: str  # the superuser: the instructor in the tests
     log: Path | None = None
     durable: bool = False  # fsync and synchronous commits as a real server (bench, crash tests)
+    password: str | None = None  # the superuser's, where the cluster asks for passwords
 
-    def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
+    def url(
+        self,
+        database: str = "postgres",
+        user: str | None = None,
+        password: str | None = None,
+        **options: str,
+    ) -> str:
+        """A URL for `user` (the superuser by default, with its password if it has one)."""
+        secret = password if user else password or self.password
+        userinfo = (user or self.user) + (f":{quote(secret, safe='')}" if secret else "")
         query = "&".join(f"{k}={v}" for k, v in options.items())
-        return f"postgresql://{user or self.user}@127.0.0.1:{self.port}/{database}" + (
+        return f"postgresql://{userinfo}@127.0.0.1:{self.port}/{database}" + (
             f"?{query}" if query else ""
         )
 
@@ -102,20 +114,30 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(binaries: Path, *, durable: bool = False) -> Iterator[Server]:
-    """Start a fresh cluster; stop it and remove its folder at the end."""
+def running_server(
+    binaries: Path, *, durable: bool = False, password: str | None = None
+) -> Iterator[Server]:
+    """Start a fresh cluster; stop it and remove its folder at the end. `password`: every
+    role signs in with a password (scram-sha-256), the superuser with this one."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
     if _as_root():
         shutil.chown(folder, "postgres", "postgres")
     user = "postgres" if _as_root() else os.environ.get("USER", "postgres")
+    authentication = ["--auth=trust"]
+    if password is not None:
+        password_file = folder / "superuser-password"
+        password_file.write_text(password + "\n")
+        if _as_root():
+            shutil.chown(password_file, "postgres", "postgres")
+        authentication = ["--auth=scram-sha-256", f"--pwfile={password_file}"]
     done = _run(
-        binaries / "initdb", "-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"
+        binaries / "initdb", "-D", data, "-U", user, *authentication, "-E", "UTF8", "--no-sync"
     )
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
-    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable)
+    server = Server(binaries, data, _free_port(), user, folder / "server.log", durable, password)
     try:
         server.start()
         yield server

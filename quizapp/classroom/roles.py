@@ -132,7 +132,7 @@ def init_class(connection: psycopg.Connection[Any]) -> InitDone:
     said += _close_database(connection, who, roles)
     # Migrations wait for the tables' locks only so long: a student's open transaction
     # cannot hold class init up for good.
-    connection.execute(sql.SQL("SET lock_timeout = {}").format(MIGRATION_LOCK_TIMEOUT))
+    connection.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(MIGRATION_LOCK_TIMEOUT)))
     done = set_up_class(connection, roles)
     _no_functions_for_public(connection)
     already = done.version_before > 0
@@ -213,17 +213,16 @@ def _close_database(
 
 
 def _no_functions_for_public(connection: psycopg.Connection[Any]) -> None:
-    """PostgreSQL lets PUBLIC execute every new function: not in the class's schema, now or
-    for those the owner makes later."""
-    schema = sql.Identifier(CLASS_SCHEMA)
+    """PostgreSQL lets PUBLIC execute every new function: not those in the class's schema,
+    and not those this role makes later in this database. (Default privileges per schema can
+    only add to the global ones, so the revoke for later functions is the global one; it holds
+    in this database only.)"""
     connection.execute(
-        sql.SQL("REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA {} FROM PUBLIC").format(schema)
+        sql.SQL("REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA {} FROM PUBLIC").format(
+            sql.Identifier(CLASS_SCHEMA)
+        )
     )
-    connection.execute(
-        sql.SQL(
-            "ALTER DEFAULT PRIVILEGES IN SCHEMA {} REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC"
-        ).format(schema)
-    )
+    connection.execute("ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC")
 
 
 # -- students -----------------------------------------------------------------------------------
