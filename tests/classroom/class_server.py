@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,13 @@ import pytest
 
 from quizapp.srs.history import PostgresLocation
 from quizapp.srs.pg_schema import CLASS_SCHEMA
+from quizapp.srs.scheduling import Rating, make_scheduler
 from tests.conftest import REPO
 from tests.postgres_server import Server, _major, running_server, server_binaries
 
 CLASS_DB = "klass"
+SCHEDULER = make_scheduler(fuzz=False)
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 OWNER_ROLE = "teacher"
 CLI_TIMEOUT_S = 120
 
@@ -73,6 +77,21 @@ class ClassServer:
         if done.returncode == 0:
             self.passwords[name] = password
         return done
+
+
+def answer(store: Any, question_id: str) -> None:
+    """One right answer, as the app records it."""
+    store.record_answer(
+        question_id=question_id,
+        deck_id="deck",
+        topic="attention",
+        rating=Rating.Good,
+        correct=True,
+        when=T0,
+        duration_ms=4000,
+        kind="drill",
+        scheduler=SCHEDULER,
+    )
 
 
 def run_quizapp(*args: str, home: Path) -> subprocess.CompletedProcess[str]:

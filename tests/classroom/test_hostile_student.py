@@ -16,7 +16,9 @@ import pytest
 
 from tests.classroom.class_server import (
     CLASS_DB,
+    T0,
     ClassServer,
+    answer,
     class_server_on,
     newest_binaries,
     oldest_binaries_up_to,
@@ -27,12 +29,9 @@ psycopg = pytest.importorskip("psycopg")
 from quizapp.classroom.roles import class_roles  # noqa: E402
 from quizapp.srs.history import open_writer  # noqa: E402
 from quizapp.srs.pg_schema import CLASS_SCHEMA, PER_STUDENT_TABLES  # noqa: E402
-from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
 
 TABLES = (*PER_STUDENT_TABLES, "schema_version")
 REFUSED_LOCK_MODES = ("SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE")
-SCHEDULER = make_scheduler(fuzz=False)
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 # What the class's stub of set_up_class (quizapp/srs/pg_setup.py) leaves open until the
 # pg-store branch lands: PUBLIC still holds UPDATE and DELETE (so every lock mode), and no
 # CHECK constraint bounds a row. Strict: once they are refused these fail, and come off.
@@ -48,7 +47,7 @@ def klass() -> Iterator[ClassServer]:
     binaries = newest_binaries()
     with class_server_on(binaries, students=("ada", "bob")) as server:
         with open_writer(server.location("bob")) as store:  # bob's history: ada must not see it
-            _answer(store, "bob-question")
+            answer(store, "bob-question")
         with server.owner() as owner:
             # A maintenance function the owner adds after class init, as a later migration
             # might: PUBLIC must not be able to call it either.
@@ -57,20 +56,6 @@ def klass() -> Iterator[ClassServer]:
                 f" LANGUAGE sql AS 'SELECT count(*) FROM {CLASS_SCHEMA}.reviews'"
             )
         yield server
-
-
-def _answer(store, question_id: str) -> None:
-    store.record_answer(
-        question_id=question_id,
-        deck_id="deck",
-        topic="attention",
-        rating=Rating.Good,
-        correct=True,
-        when=T0,
-        duration_ms=4000,
-        kind="drill",
-        scheduler=SCHEDULER,
-    )
 
 
 def _refused(server: ClassServer, statement: str, error: type[Exception] | None = None) -> None:
@@ -296,7 +281,7 @@ def test_a_wrong_password_is_refused(klass: ClassServer) -> None:
 
 def test_a_student_drills_on_their_own_role(klass: ClassServer) -> None:
     with open_writer(klass.location("ada")) as store:
-        _answer(store, "ada-question")
+        answer(store, "ada-question")
         assert store.card("ada-question") is not None
         assert store.review_count() >= 1
 
