@@ -128,7 +128,7 @@ def init_class(connection: psycopg.Connection[Any]) -> InitDone:
     for group in (roles.students, roles.instructors):
         said.append(_make_group(connection, group))
     _student_settings(connection, roles.students, who.server_version, database=None)
-    said.append(f"student sessions end after {', '.join(_settings_said(who.server_version))}")
+    said.append(f"student sessions bounded: {', '.join(_settings_said(who.server_version))}")
     said += _close_database(connection, who, roles)
     # Migrations wait for the tables' locks only so long: a student's open transaction
     # cannot hold class init up for good.

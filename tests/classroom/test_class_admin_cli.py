@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,10 +214,10 @@ def test_a_removed_student_cannot_sign_in_and_their_rows_stay(klass: ClassServer
 # -- the report ---------------------------------------------------------------------------------------
 
 
-def _report(klass: ClassServer, url: str):
+def _report(klass: ClassServer, url: str, *options: str):
     # The class's schema named in the URL until the store pins it itself.
     with_schema = url + f"?options=-csearch_path%3D{CLASS_SCHEMA}"
-    return run_quizapp("class", "report", "--db", with_schema, home=klass.folder)
+    return run_quizapp("class", "report", "--db", with_schema, *options, home=klass.folder)
 
 
 def test_the_report_is_refused_to_a_student(klass: ClassServer) -> None:
@@ -225,14 +226,39 @@ def test_the_report_is_refused_to_a_student(klass: ClassServer) -> None:
     assert klass.passwords["ada"] not in done.stderr
 
 
-def test_the_report_opens_for_the_owner_and_the_instructor_group(klass: ClassServer) -> None:
-    assert _report(klass, klass.owner_url()).returncode == 0
-    with klass.owner() as owner:  # a colleague, made an instructor by hand as the README says
+@pytest.fixture(scope="module")
+def colleague_url(klass: ClassServer) -> str:
+    """A colleague, made an instructor by hand as the README says."""
+    with klass.owner() as owner:
         owner.execute("CREATE ROLE colleague LOGIN PASSWORD 'colleague-pw'")
         owner.execute(
             sql.SQL("GRANT {} TO colleague").format(
                 sql.Identifier(class_roles(CLASS_DB).instructors)
             )
         )
-    done = _report(klass, klass.server.url(CLASS_DB, "colleague", "colleague-pw"))
+    return klass.server.url(CLASS_DB, "colleague", "colleague-pw")
+
+
+def test_the_report_opens_for_the_owner_and_the_instructor_group(
+    klass: ClassServer, colleague_url: str
+) -> None:
+    assert _report(klass, klass.owner_url()).returncode == 0
+    done = _report(klass, colleague_url)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="needs pg-store's set_up_class (the instructor group reads every row) and "
+    "pg_store.role_reach counting the instructor group as seeing the class (issue 20)",
+)
+def test_the_instructor_groups_report_covers_the_class(
+    klass: ClassServer, colleague_url: str
+) -> None:
+    with open_writer(klass.location("ada")) as store:
+        answer(store, "ada-for-the-report")
+    done = _report(klass, colleague_url, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["limited_to_role"] is None
+    assert "ada" in {row["student"] for row in report["students"]}
