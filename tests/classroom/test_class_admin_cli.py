@@ -262,3 +262,42 @@ def test_the_instructor_groups_report_covers_the_class(
     report = json.loads(done.stdout)
     assert report["limited_to_role"] is None
     assert "ada" in {row["student"] for row in report["students"]}
+
+
+# -- where a password comes from (no server) ----------------------------------------------------
+
+
+class _Terminal:
+    def __init__(self, is_one: bool = True) -> None:
+        self.is_one = is_one
+
+    def isatty(self) -> bool:
+        return self.is_one
+
+
+def test_at_a_terminal_the_password_is_typed_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from quizapp.cli import class_admin
+
+    typed = iter(["s3cret", "s3cret", "s3cret", "other"])
+    monkeypatch.setattr("sys.stdin", _Terminal())
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))
+    assert class_admin._password(None) == ("s3cret", "")
+    assert class_admin._password(None) == (None, "the two passwords differ")
+
+
+def test_the_first_line_of_the_file_is_the_password(tmp_path: Path) -> None:
+    from quizapp.cli import class_admin
+
+    file = tmp_path / "password"
+    file.write_text("correct horse\r\nnot this\n")
+    assert class_admin._password(file) == ("correct horse", "")
+
+
+def test_without_file_or_terminal_a_fresh_password_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from quizapp.cli import class_admin
+
+    monkeypatch.setattr("sys.stdin", _Terminal(is_one=False))
+    first, second = class_admin._password(None)[0], class_admin._password(None)[0]
+    assert first and second and first != second and len(first) >= 20
