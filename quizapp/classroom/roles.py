@@ -254,17 +254,21 @@ def _student_name_problem(name: str, roles: ClassRoles, who: Caller) -> str | No
 
 
 def _is_student(connection: psycopg.Connection[Any], name: str, roles: ClassRoles) -> bool:
+    """Whether `name` is (or was, before remove-student) a student of this class: a direct
+    member of the student group, or a role add-student made here. Never a superuser."""
     row = connection.execute(
-        "SELECT pg_has_role(%s, %s, 'MEMBER') AND NOT r.rolsuper,"
-        " coalesce(shobj_description(r.oid, 'pg_authid'), '')"
+        "SELECT NOT r.rolsuper AND (EXISTS (SELECT 1 FROM pg_auth_members m"
+        "   JOIN pg_roles g ON g.oid = m.roleid WHERE g.rolname = %s AND m.member = r.oid)"
+        " OR shobj_description(r.oid, 'pg_authid') = %s)"
         " FROM pg_roles r WHERE r.rolname = %s",
-        (name, roles.students, name),
+        (roles.students, STUDENT_COMMENT.format(database=_database(connection)), name),
     ).fetchone()
-    if row is None:
-        return False
-    database = connection.execute("SELECT current_database()").fetchone()
-    own_comment = STUDENT_COMMENT.format(database=database[0] if database else "")
-    return bool(row[0]) or row[1] == own_comment
+    return bool(row and row[0])
+
+
+def _database(connection: psycopg.Connection[Any]) -> str:
+    row = connection.execute("SELECT current_database()").fetchone()
+    return str(row[0]) if row else ""
 
 
 def _role_exists(connection: psycopg.Connection[Any], name: str) -> bool:
@@ -318,8 +322,11 @@ def add_student(connection: psycopg.Connection[Any], name: str, password: str) -
 
 def remove_student(connection: psycopg.Connection[Any], name: str) -> str:
     """Take the student's login and group away; their history rows stay."""
-    _who, roles = _class_of(connection)
-    if not _role_exists(connection, name) or not _is_student(connection, name, roles):
+    who, roles = _class_of(connection)
+    problem = _student_name_problem(name, roles, who)
+    if problem:
+        raise ClassAdminError(problem)
+    if not _is_student(connection, name, roles):
         raise ClassAdminError(f"{name!r} is not a student of this class")
     role = sql.Identifier(name)
     with connection.transaction():

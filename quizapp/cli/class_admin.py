@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizapp.bank.literal import error_line, terminal_safe
+
+if TYPE_CHECKING:
+    import psycopg
 
 ADMIN_COMMANDS = ("init", "add-student", "remove-student", "list-students")
 GENERATED_PASSWORD_BYTES = 18  # token_urlsafe: 24 characters, 144 bits
@@ -97,7 +100,7 @@ def run_class_admin(args: argparse.Namespace) -> int:
     url, problem = class_url(args)
     if url is None:
         return _fail(command, problem, 2)
-    password = None
+    password, generated = None, False
     if command == "add-student":
         from quizapp.srs.history import student_problem
 
@@ -107,6 +110,7 @@ def run_class_admin(args: argparse.Namespace) -> int:
         password, problem = _password(args.password_file)
         if password is None:
             return _fail(command, problem, 2)
+        generated = args.password_file is None and not sys.stdin.isatty()
     import psycopg
 
     from quizapp.classroom.roles import ClassAdminError
@@ -116,7 +120,7 @@ def run_class_admin(args: argparse.Namespace) -> int:
 
     try:
         with connect(url) as connection:
-            return _run(command, args, connection, password)
+            return _run(command, args, connection, password, show_password=generated)
     except HistoryError as exc:
         return _fail(command, exc, 1)
     except ClassAdminError as exc:
@@ -134,7 +138,14 @@ def _said(exc: Exception, url: str) -> str:
     return f"{redacted(url)}: {redacted_message(one_line(str(exc)), url)}"
 
 
-def _run(command: str, args: argparse.Namespace, connection: Any, password: str | None) -> int:
+def _run(
+    command: str,
+    args: argparse.Namespace,
+    connection: psycopg.Connection[Any],
+    password: str | None,
+    *,
+    show_password: bool,
+) -> int:
     from quizapp.classroom import roles
 
     if command == "init":
@@ -143,7 +154,7 @@ def _run(command: str, args: argparse.Namespace, connection: Any, password: str 
             print(terminal_safe(line))
     elif command == "add-student":
         print(terminal_safe(roles.add_student(connection, args.name, password or "")))
-        if args.password_file is None and not sys.stdin.isatty():
+        if show_password:
             # Generated: shown this once, never stored anywhere but as the server's verifier.
             print(f"password for {terminal_safe(args.name)} (shown once): {password}")
     elif command == "remove-student":

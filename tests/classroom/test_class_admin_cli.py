@@ -208,7 +208,9 @@ def test_a_removed_student_cannot_sign_in_and_their_rows_stay(klass: ClassServer
             f"SELECT count(*) FROM {CLASS_SCHEMA}.reviews WHERE student = 'gus'"
         ).fetchone()
     assert kept == (1,)
-    one_line_error(klass.cli("class", "remove-student", "teacher"), 2, "not a student")
+    one_line_error(klass.cli("class", "remove-student", "carol_never_added"), 2, "not a student")
+    group = class_roles(CLASS_DB).students
+    one_line_error(klass.cli("class", "remove-student", group), 2, "class's own roles")
 
 
 # -- the report ---------------------------------------------------------------------------------------
