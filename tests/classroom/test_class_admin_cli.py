@@ -303,3 +303,24 @@ def test_without_file_or_terminal_a_fresh_password_is_made(
     monkeypatch.setattr("sys.stdin", _Terminal(is_one=False))
     first, second = class_admin._password(None)[0], class_admin._password(None)[0]
     assert first and second and first != second and len(first) >= 20
+
+
+def test_init_migrates_under_a_lock_timeout(
+    klass: ClassServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A student's open transaction can hold ROW EXCLUSIVE on a table; a migration waiting
+    behind it gives up rather than wait (and stall every student queued behind it)."""
+    from quizapp.classroom import roles
+
+    seen: list[str] = []
+    real_set_up = roles.set_up_class
+
+    def set_up_recording_the_timeout(connection, class_roles_):
+        seen.append(connection.execute("SHOW lock_timeout").fetchone()[0])
+        return real_set_up(connection, class_roles_)
+
+    monkeypatch.setattr(roles, "set_up_class", set_up_recording_the_timeout)
+    with klass.owner() as owner:
+        done = roles.init_class(owner)
+    assert done.already_set_up
+    assert seen and seen[0] not in ("0", "0ms")

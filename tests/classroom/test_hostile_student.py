@@ -286,7 +286,7 @@ def test_a_student_drills_on_their_own_role(klass: ClassServer) -> None:
         assert store.review_count() >= 1
 
 
-def test_a_student_can_still_lock_as_insert_allows_but_only_for_so_long(klass: ClassServer) -> None:
+def test_row_exclusive_comes_with_insert_and_the_session_is_bounded(klass: ClassServer) -> None:
     """ROW EXCLUSIVE comes with INSERT: it blocks only schema changes, and the student's
     session carries the group's timeouts so an open transaction ends on its own."""
     with klass.connect_as("ada") as db:
