@@ -3,12 +3,11 @@
 PostgreSQL refuses to run as root, and CI here runs as root: then initdb and pg_ctl run as the
 `postgres` system user (`runuser -u postgres --`) on a temporary folder it owns. The server
 listens on a free loopback port only (no Unix socket), with trust authentication for
-127.0.0.1, and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
+127.0.0.1 (or, with `password=`, scram-sha-256 password authentication for every role, as a
+class's server has it), and fsync off: a test cluster, thrown away at the end. `durable=True` keeps
 PostgreSQL's own defaults (fsync, synchronous commit, full page writes) for the store benchmark
 (bench/bench_store.py), which compares commits that really reach the disk, and for the outage
-tests, whose acknowledged commits must survive `Server.stop_immediately()`. `password=` starts
-it with scram-sha-256 password authentication instead of trust (signing in to `quizapp serve`):
-every role then needs its password, the superuser's included (`Server.url` carries it).
+tests, whose acknowledged commits must survive `Server.stop_immediately()`.
 
 `QUIZAPP_PG_BIN` names the binaries' folder; otherwise the newest /usr/lib/postgresql/*/bin.
 Without them the PostgreSQL tests skip with one line, except under CI=true, where they fail.
@@ -40,12 +39,20 @@ class Server:
     user: str  # the superuser: the instructor in the tests
     log: Path | None = None
     durable: bool = False  # fsync and synchronous commits as a real server (bench, crash tests)
-    password: str | None = None  # the superuser's, with scram-sha-256; None: trust
+    password: str | None = None  # the superuser's, where the cluster asks for passwords
 
-    def url(self, database: str = "postgres", user: str | None = None, **options: str) -> str:
+    def url(
+        self,
+        database: str = "postgres",
+        user: str | None = None,
+        password: str | None = None,
+        **options: str,
+    ) -> str:
+        """A URL for `user` (the superuser by default, with its password if it has one)."""
+        secret = password if user else password or self.password
+        userinfo = (user or self.user) + (f":{quote(secret, safe='')}" if secret else "")
         query = "&".join(f"{k}={v}" for k, v in options.items())
-        secret = f":{quote(self.password, safe='')}" if self.password and user is None else ""
-        return f"postgresql://{user or self.user}{secret}@127.0.0.1:{self.port}/{database}" + (
+        return f"postgresql://{userinfo}@127.0.0.1:{self.port}/{database}" + (
             f"?{query}" if query else ""
         )
 
@@ -110,21 +117,23 @@ def _free_port() -> int:
 def running_server(
     binaries: Path, *, durable: bool = False, password: str | None = None
 ) -> Iterator[Server]:
-    """Start a fresh cluster (with password authentication when `password`, the superuser's,
-    is given); stop it and remove its folder at the end."""
+    """Start a fresh cluster; stop it and remove its folder at the end. `password`: every
+    role signs in with a password (scram-sha-256), the superuser with this one."""
     folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
     data = folder / "data"
     if _as_root():
         shutil.chown(folder, "postgres", "postgres")
     user = "postgres" if _as_root() else os.environ.get("USER", "postgres")
-    auth = ["--auth=trust"]
+    authentication = ["--auth=trust"]
     if password is not None:
         password_file = folder / "superuser-password"
         password_file.write_text(password + "\n")
         if _as_root():
             shutil.chown(password_file, "postgres", "postgres")
-        auth = ["--auth=scram-sha-256", f"--pwfile={password_file}"]
-    done = _run(binaries / "initdb", "-D", data, "-U", user, *auth, "-E", "UTF8", "--no-sync")
+        authentication = ["--auth=scram-sha-256", f"--pwfile={password_file}"]
+    done = _run(
+        binaries / "initdb", "-D", data, "-U", user, *authentication, "-E", "UTF8", "--no-sync"
+    )
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr.strip()}")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
-from quizapp.cli.class_report import add_class_command, run_class_report
+from quizapp.cli.class_report import add_class_command, run_class
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.options import NO_SHUFFLE_HELP
@@ -298,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _fill_app_defaults(args)
             return run_optimize(args)
         if args.command == "class":
-            return run_class_report(args)
+            return run_class(args)
         if args.command == "preview":
             return run_preview(args)
         if args.command == "serve":

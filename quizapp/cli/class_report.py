@@ -13,6 +13,7 @@ from datetime import date, datetime, time
 from typing import TYPE_CHECKING, TextIO
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli.class_admin import add_class_admin_commands, run_class_admin
 from quizapp.cli.forecast import exam_date_argument
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def since_argument(text: str) -> date:
 def add_class_command(commands: argparse._SubParsersAction, parser_class: type) -> None:
     group = commands.add_parser(
         "class",
-        help="for the instructor: the class's item analysis",
+        help="for the instructor: set a class up on PostgreSQL, its students, its report",
         description="Commands for the instructor.",
     )
     actions = group.add_subparsers(
@@ -86,11 +87,19 @@ def add_class_command(commands: argparse._SubParsersAction, parser_class: type) 
         help="add an instructor's bank file or folder (repeatable)",
     )
     report.add_argument("--no-default-bank", action="store_true", help="leave the bundled bank out")
+    add_class_admin_commands(actions)
 
 
 def _fail(message: object, code: int) -> int:
     print(error_line(PROG, message), file=sys.stderr)
     return code
+
+
+def run_class(args: argparse.Namespace) -> int:
+    """`quizapp class ACTION`."""
+    if args.class_command == "report":
+        return run_class_report(args)
+    return run_class_admin(args)
 
 
 def run_class_report(args: argparse.Namespace) -> int:
@@ -119,6 +128,9 @@ def run_class_report(args: argparse.Namespace) -> int:
         problem = postgres_url_problem(db)
         if problem:
             return _fail(f"{source} {redacted(db)}: {problem}", 1)
+        refused = _report_refusal(db)
+        if refused:
+            return _fail(*refused)
     else:
         try:
             db = str(sqlite_path(db, source))
@@ -151,6 +163,21 @@ def run_class_report(args: argparse.Namespace) -> int:
     else:
         render(report)
     return 0
+
+
+def _report_refusal(url: str) -> tuple[str, int] | None:
+    """(why, exit status) when this URL's role may not read the class report: a student's
+    role is refused (2), a server that cannot be reached says so (1)."""
+    from quizapp.classroom.roles import report_refusal
+    from quizapp.srs.history_file import HistoryError
+    from quizapp.srs.pg_store import connect
+
+    try:
+        with connect(url) as connection:
+            refusal = report_refusal(connection)
+    except HistoryError as exc:
+        return str(exc), 1
+    return (refusal, 2) if refusal else None
 
 
 def write_csv(report: ClassReport, out: TextIO | None = None) -> None:

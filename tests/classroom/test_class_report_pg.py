@@ -192,15 +192,17 @@ def test_the_command_reads_the_class_in_every_format(run_cli, class_history, mon
     monkeypatch.setenv("QUIZAPP_STUDENT", bob)  # and the report does not narrow to one
     rows = list(csv.DictReader(io.StringIO(_report(run_cli, "--format", "csv").stdout)))
     assert sorted(r["student"] for r in rows if r["section"] == "student") == [ann, bob, cy]
-    table = _report(run_cli, "--db", with_user(url, ann), "--exam-date", "2030-01-15")
+    table = _report(run_cli, "--db", url, "--exam-date", "2030-01-15")
     assert table.returncode == 0, table.stderr
-    assert "Class report: 1 student," in table.stdout
+    assert "Class report: 3 students," in table.stdout
     assert "no study" in table.stdout  # beside the score with the plan followed
-    assert f"Only the rows the role '{ann}' may read" in table.stdout
     assert max(len(line) for line in table.stdout.splitlines()) <= 80
-    limited_json = _report(run_cli, "--db", with_user(url, ann), "--format", "json")
-    assert json.loads(limited_json.stdout)["limited_to_role"] == ann
-    assert "note: Only the rows" in limited_json.stderr
+    # A student's own role is refused the report (issue 20): one line, exit 2. The report's
+    # note for a role limited to its own rows: test_a_students_role_sees_only_its_own_rows...
+    refused = _report(run_cli, "--db", with_user(url, ann), "--format", "json")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "may not read the class report" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
 
 
 def test_bad_addresses_get_one_line_and_exit_1(run_cli, postgres_server, pg_url: str):
