@@ -258,8 +258,8 @@ DATA_ERRORS: tuple[type[Exception], ...] = (
     RecursionError,
     HistoryError,
 )
-LEFT_OUT_FOR_IGNORED_ROWS = "left out: they would read the ignored rows"
-LEFT_OUT_FOR_ERROR = "left out: the history could not be read for them"
+LEFT_OUT_FOR_IGNORED_ROWS = "left out: rows ignored"
+LEFT_OUT_FOR_ERROR = "left out: history unreadable"
 
 
 def guarded_record(
