@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
