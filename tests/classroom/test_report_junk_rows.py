@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import tempfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,43 @@ def test_junk_rows_never_stop_the_report(reviews, exams, cards):
     assert all(low <= a.reviewed_at <= high for a in history.answers)
     written = "".join(report.notes())
     assert all(c.isprintable() for c in written)
+
+
+FLAG = {"question_id": "hostile-choice", "suspended": 0, "buried_until_ms": None}
+FIT = {
+    "fitted_ms": 1_800_000_000_000,
+    "parameters": "[]",
+    "reviews": 10,
+    "held_out": 2,
+    "log_loss_before": 0.5,
+    "log_loss_after": 0.4,
+    "in_use": 1,
+    "detail": "{}",
+}
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(flags=junk_rows(FLAG), fits=junk_rows(FIT))
+def test_junk_in_the_tables_only_the_forecast_reads_never_stops_the_report(flags, fits):
+    """Flags and fitted parameters are not rows the report reads: the student's mastery and
+    forecast read them through the app's store. Junk there leaves that student's standing out
+    at worst ("history unreadable"), never the report."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "history.sqlite3"
+        good_history(path)
+        with sqlite3.connect(path) as db:
+            for table in ("card_flags", "fsrs_fits"):
+                db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+                db.execute(f"CREATE TABLE {table} AS SELECT * FROM old_{table}")
+        db.close()
+        insert(path, "card_flags", flags)
+        insert(path, "fsrs_fits", fits)
+        exam = START.date() + timedelta(days=30)
+        history = load_class_history(path, BANK.decks, Settings(), START, exam_date=exam)
+    report = build_report(history, BANK.decks, START)
+    json.dumps(report.as_json(), allow_nan=False)
+    assert len(history.answers) == 2
+    [student] = history.students
+    assert student.left_out is not None or student.predicted is not None
