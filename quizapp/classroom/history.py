@@ -247,8 +247,9 @@ def check_cards(rows: Iterable[Sequence[object]], ignored: IgnoredRows) -> set[s
     return students
 
 
-# What working out a student's mastery and forecast may raise on a history no rule foresaw:
-# the student's record is then left out, never the report.
+# What working out a student's mastery and forecast may raise on values no rule foresaw: the
+# student's record is then left out, never the report. Not a HistoryError: a history that
+# cannot be reached or read at all is the whole report's failure, and said as such.
 DATA_ERRORS: tuple[type[Exception], ...] = (
     ArithmeticError,
     KeyError,
@@ -256,7 +257,6 @@ DATA_ERRORS: tuple[type[Exception], ...] = (
     TypeError,
     ValueError,
     RecursionError,
-    HistoryError,
 )
 LEFT_OUT_FOR_IGNORED_ROWS = "left out: rows ignored"
 LEFT_OUT_FOR_ERROR = "left out: history unreadable"

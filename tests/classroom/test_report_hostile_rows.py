@@ -174,3 +174,21 @@ def test_a_clean_history_has_no_notes_and_its_mastery(tmp_path, run_cli):
     assert student["left_out"] is None and student["topic_mastery"] == {"hostile-topic": 0.0}
     table = run_cli(*common)
     assert "ignored" not in table.stdout and SHOWN in table.stdout
+
+
+def test_a_standing_that_cannot_be_worked_out_is_left_out_alone():
+    """Values no rule foresaw may still break the mastery or forecast: that student's standing
+    is left out and said; an error that is not the data's (a disk, a server) is not hidden."""
+    from quizapp.classroom.history import LEFT_OUT_FOR_ERROR, guarded_record
+    from quizapp.classroom.row_checks import IgnoredRows
+
+    def bad_card():
+        raise ValueError("Expecting value: line 1 column 1")
+
+    assert guarded_record("ada", IgnoredRows(), bad_card).left_out == LEFT_OUT_FOR_ERROR
+
+    def disk_gone():
+        raise OSError("I/O error")
+
+    with pytest.raises(OSError):
+        guarded_record("ada", IgnoredRows(), disk_gone)
