@@ -169,8 +169,10 @@ class Outbox:
         token = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.own_path = path.with_name(f"{path.stem}.{token}{SUFFIX}")
         # The lock first: a file whose lock is free is a dead process's, to be taken over.
-        self._lock = _locked(_lock_path(self.own_path), wait=False)
-        assert self._lock is not None, "a fresh token's lock is free"
+        lock = _locked(_lock_path(self.own_path), wait=False)
+        if lock is None:  # a fresh token's lock is always free; this would be someone's doing
+            raise OutboxUnreadable(f"{self.own_path} is locked by another process")
+        self._lock = lock
         self._db: sqlite3.Connection | None = None
         try:
             self._db = _open(self.own_path)
@@ -194,18 +196,7 @@ class Outbox:
             if not orphan.is_file():
                 return  # taken over meanwhile by a process that held the lock before us
             try:
-                source = sqlite3.connect(orphan, isolation_level=None)
-                try:
-                    bodies = (
-                        [
-                            body
-                            for (body,) in source.execute("SELECT body FROM waiting ORDER BY seq")
-                        ]
-                        if _has_waiting(source)
-                        else []
-                    )
-                finally:
-                    source.close()
+                bodies = _waiting_bodies(orphan)
                 for body in bodies:
                     decode(body)  # a body this app cannot read stops here, not at sending
             except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:
@@ -275,17 +266,7 @@ class Outbox:
 def kept_writes(path: Path) -> list[Write]:
     """Everything kept beside `path`, by every process, file by file: a look that changes
     nothing and takes no lock (for tests and diagnostics)."""
-    writes: list[Write] = []
-    for file in _files(path):
-        db = sqlite3.connect(f"{file.as_uri()}?mode=ro", uri=True)
-        try:
-            if _has_waiting(db):
-                writes += [
-                    decode(body) for (body,) in db.execute("SELECT body FROM waiting ORDER BY seq")
-                ]
-        finally:
-            db.close()
-    return writes
+    return [decode(body) for file in _files(path) for body in _waiting_bodies(file)]
 
 
 # -- files and locks ------------------------------------------------------------------------
@@ -293,12 +274,19 @@ def kept_writes(path: Path) -> list[Write]:
 
 def _files(path: Path) -> list[Path]:
     """The outbox files kept beside `path`: an older app's under the name itself first, then
-    each process's (`<name>.<pid>-<token>.sqlite3`) by name."""
+    each process's (`<name>.<pid>-<token>.sqlite3`), the least recently written first."""
     try:
-        own = sorted(path.parent.glob(f"{glob_escape(path.stem)}.*{SUFFIX}"))
+        own = [f for f in path.parent.glob(f"{glob_escape(path.stem)}.*{SUFFIX}") if f.is_file()]
+        own.sort(key=_last_written)
     except OSError:
         own = []
-    return ([path] if path.is_file() else []) + [f for f in own if f.is_file()]
+    return ([path] if path.is_file() else []) + own
+
+
+def _last_written(file: Path) -> float:
+    with contextlib.suppress(OSError):
+        return file.stat().st_mtime
+    return 0.0
 
 
 def glob_escape(text: str) -> str:
@@ -346,9 +334,16 @@ def _remove_database(path: Path) -> None:
             os.unlink(file)
 
 
-def _has_waiting(db: sqlite3.Connection) -> bool:
-    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'waiting'")
-    return found.fetchone() is not None
+def _waiting_bodies(path: Path) -> list[str]:
+    """The writes kept in an outbox file, oldest first, as stored (JSON text)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'waiting'")
+        if found.fetchone() is None:
+            return []
+        return [body for (body,) in db.execute("SELECT body FROM waiting ORDER BY seq")]
+    finally:
+        db.close()
 
 
 def _open(path: Path) -> sqlite3.Connection:
