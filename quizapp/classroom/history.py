@@ -18,14 +18,22 @@ from __future__ import annotations
 import getpass
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.model import Deck, Question
 from quizapp.classroom.item_analysis import Answer
+from quizapp.classroom.row_checks import (
+    MAX_EXAM_DETAIL_LENGTH,
+    MAX_JSON_LENGTH,
+    IgnoredRows,
+    check_card,
+    check_exam,
+    check_review,
+)
 from quizapp.srs.config import Settings
 from quizapp.srs.exam_model import ScoreSummary
 from quizapp.srs.history_file import HistoryError, reading_error
@@ -51,6 +59,9 @@ class StudentRecord:
     # The score if they stopped studying now (None: no exam date, or the exam has passed and
     # `predicted` is that already): a plan followed to the letter can look far too rosy.
     no_study: ScoreSummary | None = None
+    # Why the mastery and forecast are left out (they read the whole history, ignored rows
+    # too); None when they are given.
+    left_out: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,8 @@ class ClassHistory:
     # The role whose own rows are all the report could see (row-level security); None when
     # it saw the whole history.
     limited_to: str | None = None
+    # Rows that broke a rule of quizapp/classroom/row_checks.py: left out, and counted.
+    ignored: IgnoredRows = field(default_factory=IgnoredRows)
 
 
 def local_student() -> str:
@@ -94,53 +107,175 @@ def _sqlite_history(
     path: Path, decks: Sequence[Deck], settings: Settings, now: datetime, exam_date: date | None
 ) -> ClassHistory:
     student = local_student()
+    ignored = IgnoredRows()
     try:
         with ReviewStore.open_readonly(path) as store:
-            rows = store.connection.execute(
-                f"SELECT ?, {REVIEW_COLUMNS}, response FROM reviews ORDER BY reviewed_ms, id",
-                (student,),
+            db = store.connection
+            answers = checked_answers(db.execute(sqlite_reviews_query(), (student,)), ignored)
+            exams = checked_exams(db.execute(SQLITE_EXAMS, (student,)), ignored)
+            answers += exam_answers_of(student, exams.get(student, []), decks)
+            check_cards(db.execute(SQLITE_CARDS, (student,)), ignored)
+            record = guarded_record(
+                student,
+                ignored,
+                lambda: student_record(store, decks, settings, now, student, exam_date),
             )
-            answers = answers_from_rows(rows)
-            answers += exam_answers_of(student, store.exams(), decks)
-            record = student_record(store, decks, settings, now, student, exam_date)
     except HistoryError as exc:
         raise ClassHistoryError(str(exc)) from exc
     except sqlite3.Error as exc:
         raise ClassHistoryError(str(reading_error(path, exc))) from exc
-    return ClassHistory(answers=tuple(answers), students=(record,))
+    return ClassHistory(answers=tuple(answers), students=(record,), ignored=ignored)
 
 
-# The review columns the report reads, between the student's name and the response (JSON
-# text); the same in both stores.
-REVIEW_COLUMNS = "question_id, deck_id, topic, reviewed_ms, kind, correct"
+# -- the rows, checked once (quizapp/classroom/row_checks.py) -------------------------------------
+# Each query names its columns as the `check_*` rule reads them. Long JSON text is cut one
+# character past its limit where it is read, so a huge value is never held whole and still
+# reads as too large.
+
+REVIEW_FIELDS = (
+    "student",
+    "question_id",
+    "deck_id",
+    "topic",
+    "reviewed_ms",
+    "kind",
+    "correct",
+    "rating",
+    "duration_ms",
+    "attempt",
+    "response",
+)
+# Between the student and the response: the same columns in both stores.
+REVIEW_COLUMNS = ", ".join(REVIEW_FIELDS[1:-1])
+EXAM_FIELDS = ("student", "taken_ms", "questions", "correct", "passed", "threshold", "seconds")
+EXAM_FIELDS += ("detail",)
+CARD_FIELDS = ("student", "question_id", "card_json", "state", "due_ms", "first_review_ms")
+CARD_FIELDS += ("last_review_ms",)
+
+
+def sqlite_reviews_query() -> str:
+    return (
+        f"SELECT ?, {REVIEW_COLUMNS}, substr(response, 1, {MAX_JSON_LENGTH + 1})"
+        " FROM reviews ORDER BY reviewed_ms, id"
+    )
+
+
+SQLITE_EXAMS = (
+    "SELECT ?, taken_ms, questions, correct, passed, threshold, seconds,"
+    f" substr(detail, 1, {MAX_EXAM_DETAIL_LENGTH + 1}) FROM exams ORDER BY taken_ms, id"
+)
+SQLITE_CARDS = (
+    f"SELECT ?, question_id, substr(card_json, 1, {MAX_JSON_LENGTH + 1}), state, due_ms,"
+    " first_review_ms, last_review_ms FROM cards"
+)
 
 
 def parse_response(text: object) -> Mapping[str, object] | None:
     """A stored response, or None when absent or not a JSON object (a history is untrusted)."""
-    if not isinstance(text, str | bytes):
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
 
-def answers_from_rows(rows: Iterable[Sequence[object]]) -> list[Answer]:
-    """Answers from rows of (student, REVIEW_COLUMNS, response as JSON text)."""
-    return [
-        Answer(
-            student=str(student),
-            question_id=str(qid),
-            deck_id=str(deck_id),
-            topic=str(topic),
-            reviewed_at=from_ms(int(reviewed_ms)),  # type: ignore[call-overload]
-            kind=str(kind),
-            correct=bool(correct),
-            response=parse_response(stored),
+def checked_answers(rows: Iterable[Sequence[object]], ignored: IgnoredRows) -> list[Answer]:
+    """Answers from review rows (REVIEW_FIELDS) that keep every rule; the others are counted
+    in `ignored`."""
+    answers = []
+    for values in rows:
+        row = dict(zip(REVIEW_FIELDS, values, strict=True))
+        rule = check_review(row)
+        if rule is not None:
+            ignored.add(row["student"], rule)
+            continue
+        answers.append(
+            Answer(
+                student=str(row["student"]),
+                question_id=str(row["question_id"]),
+                deck_id=str(row["deck_id"]),
+                topic=str(row["topic"]),
+                reviewed_at=from_ms(int(row["reviewed_ms"])),  # type: ignore[call-overload]
+                kind=str(row["kind"]),
+                correct=bool(row["correct"]),
+                response=parse_response(row["response"]),
+            )
         )
-        for student, qid, deck_id, topic, reviewed_ms, kind, correct, stored in rows
-    ]
+    return answers
+
+
+def checked_exams(
+    rows: Iterable[Sequence[object]], ignored: IgnoredRows
+) -> dict[str, list[dict[str, object]]]:
+    """Each student's mock exams (EXAM_FIELDS rows), as the stores' `exams()` gives them, from
+    the rows that keep every rule; the others are counted in `ignored`."""
+    exams: dict[str, list[dict[str, object]]] = {}
+    for values in rows:
+        row = dict(zip(EXAM_FIELDS, values, strict=True))
+        rule = check_exam(row)
+        if rule is not None:
+            ignored.add(row["student"], rule)
+            continue
+        exams.setdefault(str(row["student"]), []).append(
+            {
+                "taken": from_ms(int(row["taken_ms"])).isoformat(),  # type: ignore[call-overload]
+                "questions": row["questions"],
+                "correct": row["correct"],
+                "passed": bool(row["passed"]),
+                "threshold": row["threshold"],
+                "seconds": row["seconds"],
+                "detail": parse_response(row["detail"]),
+            }
+        )
+    return exams
+
+
+def check_cards(rows: Iterable[Sequence[object]], ignored: IgnoredRows) -> set[str]:
+    """Count the card rows (CARD_FIELDS) that break a rule; the students with cards."""
+    students = set()
+    for values in rows:
+        row = dict(zip(CARD_FIELDS, values, strict=True))
+        rule = check_card(row)
+        if rule is not None:
+            ignored.add(row["student"], rule)
+        elif isinstance(row["student"], str):
+            students.add(row["student"])
+    return students
+
+
+# What working out a student's mastery and forecast may raise on values no rule foresaw: the
+# student's record is then left out, never the report. Not a HistoryError: a history that
+# cannot be reached or read at all is the whole report's failure, and said as such.
+DATA_ERRORS: tuple[type[Exception], ...] = (
+    ArithmeticError,
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+LEFT_OUT_FOR_IGNORED_ROWS = "left out: rows ignored"
+LEFT_OUT_FOR_ERROR = "left out: history unreadable"
+
+
+def guarded_record(
+    student: str,
+    ignored: IgnoredRows,
+    work_out: Callable[[], StudentRecord],
+    data_errors: tuple[type[Exception], ...] = DATA_ERRORS,
+) -> StudentRecord:
+    """The student's mastery and forecast, or a record saying why they are left out: they
+    read the whole history through the app's store, so not with rows the report ignored."""
+    if student in ignored.students():
+        return StudentRecord(student, {}, None, left_out=LEFT_OUT_FOR_IGNORED_ROWS)
+    try:
+        return work_out()
+    except data_errors:
+        return StudentRecord(student, {}, None, left_out=LEFT_OUT_FOR_ERROR)
 
 
 EXAM = "exam"  # the kind of an answer given in a mock exam

@@ -22,14 +22,41 @@ from quizapp.classroom.history import (
     ClassHistory,
     ClassHistoryError,
     StudentRecord,
-    answers_from_rows,
+    check_cards,
+    checked_answers,
+    checked_exams,
     exam_answers_of,
+    guarded_record,
     student_record,
+)
+from quizapp.classroom.row_checks import (
+    MAX_EXAM_DETAIL_LENGTH,
+    MAX_JSON_LENGTH,
+    IgnoredRows,
+    check_student,
 )
 from quizapp.srs.config import Settings
 from quizapp.srs.history import PostgresLocation, one_line, redacted
 from quizapp.srs.history_file import HistoryError
 from quizapp.srs.url_redaction import redacted_message
+
+# The review rows that count, as one SQL relation: the one place the report names the reviews
+# table. An append-only store (an undo a withdrawal row, a re-rating a correction row) names
+# the rows still in effect here (pg_schema's EFFECTIVE_REVIEWS).
+EFFECTIVE_REVIEWS = "reviews"
+
+PG_REVIEWS = (
+    f"SELECT student, {REVIEW_COLUMNS}, left(response::text, {MAX_JSON_LENGTH + 1})"
+    f" FROM {EFFECTIVE_REVIEWS} AS effective ORDER BY student, reviewed_ms, id"
+)
+PG_EXAMS = (
+    "SELECT student, taken_ms, questions, correct, passed, threshold, seconds,"
+    f" left(detail::text, {MAX_EXAM_DETAIL_LENGTH + 1}) FROM exams ORDER BY student, taken_ms, id"
+)
+PG_CARDS = (
+    f"SELECT student, question_id, left(card_json, {MAX_JSON_LENGTH + 1}), state, due_ms,"
+    " first_review_ms, last_review_ms FROM cards"
+)
 
 
 def postgres_history(
@@ -48,32 +75,26 @@ def postgres_history(
         connection = connect(url)
     except HistoryError as exc:
         raise ClassHistoryError(str(exc)) from exc
+    ignored = IgnoredRows()
     try:
         with connection:
             require_history(connection, where)
             role, sees_all = role_reach(connection)
             with connection.transaction():  # one snapshot: the answers and the students agree
                 connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                answers = answers_from_rows(
-                    connection.execute(
-                        f"SELECT student, {REVIEW_COLUMNS}, response::text"
-                        " FROM reviews ORDER BY student, reviewed_ms, id"
-                    )
+                answers = checked_answers(connection.execute(PG_REVIEWS), ignored)
+                exams = checked_exams(connection.execute(PG_EXAMS), ignored)
+                with_cards = check_cards(connection.execute(PG_CARDS), ignored)
+                named = {a.student for a in answers} | set(exams) | with_cards
+                students = sorted(
+                    name for name in named | ignored.students() if check_student(name) is None
                 )
-                students = [
-                    row[0]
-                    for row in connection.execute(
-                        "SELECT student FROM reviews UNION SELECT student FROM cards"
-                        " UNION SELECT student FROM exams ORDER BY 1"
-                    )
-                ]
                 records = []
                 for student in students:
-                    record, exams = _student(
-                        connection, url, student, decks, settings, now, exam_date
+                    records.append(
+                        _student(connection, url, student, decks, settings, now, exam_date, ignored)
                     )
-                    records.append(record)
-                    answers += exam_answers_of(student, exams, decks)
+                    answers += exam_answers_of(student, exams.get(student, []), decks)
     except HistoryError as exc:
         raise ClassHistoryError(str(exc)) from exc
     except psycopg.Error as exc:
@@ -83,6 +104,7 @@ def postgres_history(
         answers=tuple(answers),
         students=tuple(records),
         limited_to=None if sees_all else role,
+        ignored=ignored,
     )
 
 
@@ -94,13 +116,23 @@ def _student(
     settings: Settings,
     now: datetime,
     exam_date: date | None,
-) -> tuple[StudentRecord, list[dict[str, object]]]:
-    """The student's record and mock exams, read through a view of the shared connection."""
+    ignored: IgnoredRows,
+) -> StudentRecord:
+    """The student's record, worked out through a view of the shared connection, inside a
+    savepoint: a value the server refuses to convert leaves the rest of the report alone."""
+    import psycopg
+
+    from quizapp.classroom.history import DATA_ERRORS
     from quizapp.srs.pg_store import PostgresStore
 
     try:
         location = PostgresLocation(url, student)
     except ValueError:  # a name the app never writes (a hand-made row): its answers only
-        return StudentRecord(student=student, topic_mastery={}, predicted=None), []
+        return StudentRecord(student=student, topic_mastery={}, predicted=None)
     view = PostgresStore(connection, location)
-    return student_record(view, decks, settings, now, student, exam_date), view.exams()
+
+    def work_out() -> StudentRecord:
+        with connection.transaction():
+            return student_record(view, decks, settings, now, student, exam_date)
+
+    return guarded_record(student, ignored, work_out, (*DATA_ERRORS, psycopg.DataError))

@@ -9,7 +9,7 @@ after `since` to a question first met before it is a repeat and stays out.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from quizapp.classroom.item_analysis import (
     flagged_first,
     response_labels,
 )
+from quizapp.classroom.row_checks import IgnoredRows, shown_name
 
 if TYPE_CHECKING:
     from quizapp.srs.exam_model import ScoreSummary
@@ -66,6 +67,18 @@ class ClassReport:
     since: datetime | None
     generated_at: datetime
     limited_to: str | None = None  # the role whose own rows were all that could be read
+    ignored: IgnoredRows = field(default_factory=IgnoredRows)  # rows that broke a rule
+
+    def notes(self) -> list[str]:
+        """What was left out, for after the report: "3 rows from ada ignored: rating out of
+        range", and each student whose mastery and forecast could not be given. Names are
+        shown without control or invisible characters, and cut short."""
+        left_out = [
+            f"{shown_name(row.student)}: mastery and forecast {row.record.left_out}"
+            for row in self.students
+            if row.record.left_out
+        ]
+        return self.ignored.lines() + left_out
 
     @property
     def scope_note(self) -> str | None:
@@ -85,6 +98,7 @@ class ClassReport:
             "group_share": GROUP_SHARE,
             "min_group_size": MIN_GROUP_SIZE,
             "limited_to_role": self.limited_to,
+            "ignored_rows": self.ignored.as_json(),
             "questions": [self._item_json(item) for item in self.items],
             "students": [
                 {
@@ -94,6 +108,7 @@ class ClassReport:
                     "topic_mastery": dict(row.record.topic_mastery),
                     "predicted": _summary_json(row.record.predicted),
                     "predicted_no_study": _summary_json(row.record.no_study),
+                    "left_out": row.record.left_out,
                 }
                 for row in self.students
             ],
@@ -189,6 +204,7 @@ def build_report(
                 {t: m for t, m in record.topic_mastery.items() if t in topics},
                 record.predicted,
                 record.no_study,
+                record.left_out,
             ),
         )
         for record in history.students
@@ -201,6 +217,7 @@ def build_report(
         since=since,
         generated_at=now,
         limited_to=history.limited_to,
+        ignored=history.ignored,
     )
 
 

@@ -162,6 +162,9 @@ def run_class_report(args: argparse.Namespace) -> int:
         write_csv(report)
     else:
         render(report)
+    if args.format != "table":  # the table says it beneath itself; JSON also in ignored_rows
+        for note in report.notes():
+            print(f"{PROG}: note: {terminal_safe(note)}", file=sys.stderr)
     return 0
 
 
@@ -223,6 +226,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
         responses_text,
         share_text,
     )
+    from quizapp.classroom.row_checks import shown_name
 
     out = console or Console(highlight=False)
     scope = f"deck {terminal_safe(report.deck)}" if report.deck else "every deck"
@@ -280,13 +284,17 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             f"{topic} {share_text(value)}" for topic, value in row.record.topic_mastery.items()
         )
         table.add_row(
-            Text(terminal_safe(row.student)),
+            Text(shown_name(row.student)),
             str(row.answered),
             share_text(row.score),
-            predicted_text(row.record.predicted)
+            "left out"
+            if row.record.left_out
+            else predicted_text(row.record.predicted)
             + (f"\nno study {share_text(row.record.no_study.mean)}" if row.record.no_study else ""),
             Text(terminal_safe(mastery)),
         )
     out.print(table)
     if any(row.record.predicted for row in report.students):
         out.print(Text(PREDICTED_LEGEND, style="dim"))
+    for note in report.notes():  # rows a student's history held that no app writes
+        out.print(Text(terminal_safe(note), style="yellow"))

@@ -46,19 +46,23 @@ def add_response_column(path: Path, responses: dict[int, str]) -> None:
     connection.close()
 
 
-def test_the_loader_reads_responses_and_ignores_what_is_not_json(tmp_path: Path):
+def test_the_loader_reads_responses_and_leaves_out_what_is_not_json(tmp_path: Path):
     q1, q2 = single("q1"), numeric("q2", traps=(64.0,))
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, q1, False, 0)
         record(store, q2, False, 1)
         record(store, q1, True, 60 * 24 * 3)
-    add_response_column(path, {1: '{"chosen": [2]}', 2: '{"value": 64, "trap": 0}', 3: "{oops"})
+        record(store, q2, True, 60 * 24 * 4)
+    add_response_column(path, {1: '{"chosen": [2]}', 2: '{"value": 64, "trap": 0}', 4: "{oops"})
     history = load_class_history(path, [deck("d", [q1, q2])], Settings(), START)
     assert [a.response for a in history.answers] == [
         {"chosen": [2]},
         {"value": 64, "trap": 0},
-        None,  # not JSON: read as not recorded
+        None,  # not captured
+    ]  # the fourth is not JSON: no app wrote it, so the row is left out and counted
+    assert history.ignored.lines() == [
+        "1 row from =ann ignored: response not a JSON object, or too large"
     ]
     assert {a.student for a in history.answers} == {"=ann"}
     report = build_report(history, [deck("d", [q1, q2])], START)

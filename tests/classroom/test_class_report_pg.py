@@ -18,6 +18,7 @@ from quizapp.classroom.history import load_class_history
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
 from quizapp.srs.history import PostgresLocation, open_writer
+from quizapp.srs.store import to_ms
 from tests.classroom.helpers import START
 from tests.srs.readiness_helpers import answer
 
@@ -230,11 +231,12 @@ def test_a_hand_written_row_with_a_hostile_student_name_is_reported_as_text(run_
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute(
             "INSERT INTO reviews (student, question_id, deck_id, topic, kind, reviewed_ms, rating,"
-            " correct, response) VALUES (%s, %s, 'hostile', 'hostile-topic', 'drill', 0, 1,"
+            " correct, response) VALUES (%s, %s, 'hostile', 'hostile-topic', 'drill', %s, 1,"
             " false, %s)",
-            ("evil\x1b[31m\n", CHOICE.id, '{"chosen": [0]}'),
+            ("evil\x1b[31m\n", CHOICE.id, to_ms(START), '{"chosen": [0]}'),
         )
     history = load_class_history(pg_url, BANK.decks, Settings(), START)
+    assert {a.student for a in history.answers} == {"ann", "evil\x1b[31m\n"}
     records = {r.student: r for r in history.students}
     assert records["evil\x1b[31m\n"].topic_mastery == {}
     assert records["ann"].topic_mastery == {"hostile-topic": 0.0}

@@ -15,7 +15,7 @@ import pytest
 psycopg = pytest.importorskip("psycopg")
 
 from quizapp.srs.history import PostgresLocation, open_writer  # noqa: E402
-from quizapp.srs.outbox import Outbox, outbox_path  # noqa: E402
+from quizapp.srs.outbox import Outbox, kept_writes, outbox_path  # noqa: E402
 from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
 from quizapp.srs.writer import AnswerWrite, HistoryWriter  # noqa: E402
 
@@ -128,14 +128,9 @@ def start_writer(
 
 
 def kept_in(location: PostgresLocation, folder: Path) -> list[str]:
-    path = outbox_path(location, folder)
-    if not path.exists():
-        return []
-    outbox = Outbox(path)
-    try:
-        return [write.question_id for _seq, write in outbox.entries()]  # type: ignore[attr-defined]
-    finally:
-        outbox.close()
+    """What every process keeps in the outbox, looked at without taking anything over."""
+    writes = kept_writes(outbox_path(location, folder))
+    return [write.question_id for write in writes]  # type: ignore[attr-defined]
 
 
 def test_answers_given_while_the_server_is_down_arrive_once_in_order(
@@ -146,7 +141,7 @@ def test_answers_given_while_the_server_is_down_arrive_once_in_order(
         writer.submit(write)
     wait_until(lambda: writer.status().state == "open" and not writer.status().pending, "online")
     assert writer.status().kept == 0
-    assert not outbox_path(location, tmp_path / "outbox").exists()  # nothing kept while online
+    assert not Outbox.exists(outbox_path(location, tmp_path / "outbox"))  # none while online
 
     stoppable_postgres.stop_immediately()
     for write in SESSION[2:5]:
@@ -233,8 +228,7 @@ def test_answers_kept_when_the_app_quits_during_the_outage_are_sent_at_the_next_
     wait_until(lambda: first.status().kept == 2, "two answers kept")
     assert first.close(0.2) == 2  # quitting: the server is still away
     assert kept_in(location, tmp_path / "outbox") == ["q2", "q1"]
-    kept = Outbox(outbox_path(location, tmp_path / "outbox"))
-    writes = [write for _seq, write in kept.entries()]
+    writes = kept_writes(outbox_path(location, tmp_path / "outbox"))
 
     stoppable_postgres.start()
     second = start_writer()
@@ -248,9 +242,10 @@ def test_answers_kept_when_the_app_quits_during_the_outage_are_sent_at_the_next_
 
     # Sent, but the app died before the outbox forgot them: the next start sends them again,
     # and the server keeps one of each.
+    kept = Outbox(outbox_path(location, tmp_path / "outbox"))
     for write in writes:
         kept.add(write)
-    kept.close()
+    kept.close()  # a file still holding writes stays, for the next start to take over
     third = start_writer()
     wait_until(lambda: third.status().state == "open" and not third.status().pending, "resent")
     assert third.status().sent_from_outbox == 2

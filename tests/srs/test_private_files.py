@@ -5,6 +5,7 @@ the user already had, and an existing history, keep their modes."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from quizapp.authoring.output_file import write_output
-from quizapp.srs.outbox import Outbox
+from quizapp.srs.outbox import Outbox, encode
 from quizapp.srs.private_files import SQLITE_SIDE_FILES
 from quizapp.srs.store import HistoryError, ReviewStore
+from quizapp.srs.writer import FlagWrite
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
 
@@ -77,28 +79,41 @@ def test_an_existing_0644_history_still_opens_and_keeps_its_mode(tmp_path: Path)
     assert mode_of(history) == 0o644
 
 
-def test_a_new_outbox_and_its_new_folder_are_private(tmp_path: Path) -> None:
+def test_a_new_outbox_its_lock_and_its_new_folder_are_private(tmp_path: Path) -> None:
     path = tmp_path / "outbox" / "server.sqlite3"
     outbox = Outbox(path)
+    own = outbox.own_path
+    lock = own.with_name(own.name + ".lock")
     try:
-        assert {side.name: mode_of(side) for side in side_files(path)} == {
-            side.name: 0o600 for side in side_files(path)
+        outbox.add(FlagWrite("q1", "suspend", None))
+        assert {side.name: mode_of(side) for side in side_files(own)} == {
+            side.name: 0o600 for side in side_files(own)
         }
+        assert mode_of(lock) == 0o600
     finally:
         outbox.close()
-    assert mode_of(path) == 0o600
+    assert mode_of(own) == 0o600  # kept: it holds a write
     assert mode_of(path.parent) == 0o700
 
 
-def test_an_outbox_made_0644_by_an_older_app_is_tightened(tmp_path: Path) -> None:
+def test_an_outbox_made_0644_by_an_older_app_is_taken_into_a_private_one(tmp_path: Path) -> None:
     folder = tmp_path / "chosen"
     folder.mkdir()
     os.chmod(folder, 0o755)
     path = folder / "outbox.sqlite3"
-    Outbox(path).close()
+    older = sqlite3.connect(path)
+    older.execute("CREATE TABLE waiting (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT)")
+    older.execute("INSERT INTO waiting (body) VALUES (?)", (encode(FlagWrite("q1", "bury", None)),))
+    older.commit()
+    older.close()
     os.chmod(path, 0o644)
-    Outbox(path).close()
-    assert mode_of(path) == 0o600
+    outbox = Outbox(path)
+    try:
+        assert [write for _seq, write in outbox.entries()] == [FlagWrite("q1", "bury", None)]
+        assert not path.exists()  # taken over: its writes are in this process's file now
+        assert mode_of(outbox.own_path) == 0o600
+    finally:
+        outbox.close()
     assert mode_of(folder) == 0o755  # the user's folder: never changed
 
 
