@@ -297,3 +297,37 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_sentence(
         assert f"{url} cannot be reached" in text and "Error:" not in text
 
     drive(app, scenario, size=SIZE)
+
+
+def test_rows_a_student_broke_the_rules_with_are_counted_on_the_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `quizapp class report` prints it: the report of the good rows, then the count of
+    the rows left out, with the student's name shown literally."""
+    from tests.classroom.test_report_hostile_rows import (
+        HOSTILE_BANK,
+        SHOWN,
+        STUDENT,
+        good_history,
+        insert,
+        review_row,
+    )
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("LOGNAME", STUDENT)
+    path = tmp_path / "history.sqlite3"
+    good_history(path)
+    insert(path, "reviews", [review_row(rating=9), review_row(id=1001, rating=-1)])
+    bank = load_bank([HOSTILE_BANK])
+    options = AppOptions(
+        db_path=path, device="cpu", warm_up=False, watch=False, settings=Settings()
+    )
+    app = QuizApp(bank, options)
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await open_from_palette(pilot, app)
+        assert screen.query_one("#class-items", DataTable).row_count == 2
+        text = "\n".join(screen_lines(app))
+        assert f"2 rows from {SHOWN} ignored: rating out of range" in text
+
+    drive(app, scenario, size=(120, 40))

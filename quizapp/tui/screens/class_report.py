@@ -149,6 +149,8 @@ class ClassReportScreen(Screen[None]):
                 f"{len(report.items)} questions answered · {flagged} flagged"
                 + ("" if report.items else " · no first attempts to report yet")
                 + (f"\n{report.scope_note}" if report.scope_note else "")
+                # Rows a student's data broke the rules with, as the command prints them.
+                + "".join(f"\n{note}" for note in report.notes())
             )
         )
         items = self.query_one("#class-items", DataTable)
