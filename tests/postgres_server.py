@@ -27,6 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 READY_TIMEOUT_S = 60
+# The class's group roles in the tests (quizapp/srs/pg_setup.py grants to them): a student's
+# role is `CREATE ROLE name LOGIN IN ROLE STUDENTS_GROUP`.
+STUDENTS_GROUP = "quizapp_test_students"
+INSTRUCTORS_GROUP = "quizapp_test_instructors"
 
 
 @dataclass(frozen=True)
