@@ -27,7 +27,7 @@ from quizapp.srs.url_redaction import redacted_message
 
 CONNECT_TIMEOUT_S = 10
 MIGRATION_LOCK_TIMEOUT = "5s"  # a student's transaction in the way fails the upgrade, not stalls it
-_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('quizapp schema ' || current_schema()))"
+MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('quizapp schema ' || current_schema()))"
 _RESERVED_SCHEMAS = ("public", "$user", "pg_temp", "information_schema")
 _ROLES_RECORDED = 5  # from this step on the class knows its group roles (class_roles)
 
@@ -94,27 +94,31 @@ def schema_version(db: psycopg.Connection[Any]) -> int:
     return int(row[0] or 0) if row else 0
 
 
-def migrate(db: psycopg.Connection[Any], where: str, target: int = SCHEMA_VERSION) -> None:
+def migrate(db: psycopg.Connection[Any], where: str, target: int = SCHEMA_VERSION) -> int:
     """Bring the schema forward one step at a time, each step in its own transaction, up to
-    `target`. A lock another session holds fails the step after MIGRATION_LOCK_TIMEOUT."""
+    `target`; the number of steps this call applied. A lock another session holds fails the
+    step after MIGRATION_LOCK_TIMEOUT."""
     version = _refuse_newer(db, where)
+    applied = 0
     for step in range(version + 1, target + 1):
         try:
             with db.transaction():
                 db.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")  # type: ignore[arg-type]
-                db.execute(_MIGRATION_LOCK)  # another instance may be migrating right now
+                db.execute(MIGRATION_LOCK)  # another instance may be migrating right now
                 db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 if schema_version(db) >= step:
                     continue
                 for statement in MIGRATIONS[step]:
                     db.execute(statement)  # type: ignore[arg-type]  # our own constant SQL
                 db.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+                applied += 1
         except psycopg.errors.LockNotAvailable as exc:
             raise HistoryError(
                 f"{where}: the class's tables are in use and could not be locked within "
                 f"{MIGRATION_LOCK_TIMEOUT} to upgrade them (step {step}); try again when no "
                 "student is writing"
             ) from exc
+    return applied
 
 
 def _refuse_newer(db: psycopg.Connection[Any], where: str) -> int:
@@ -156,8 +160,8 @@ def require_class(connection: psycopg.Connection[Any], where: str, *, upgrade: b
         )
     from quizapp.srs.pg_setup import grant_recorded_privileges
 
-    migrate(connection, where)
-    grant_recorded_privileges(connection, schema)
+    if migrate(connection, where):  # this instance upgraded: the new tables get the grants
+        grant_recorded_privileges(connection, schema)
 
 
 def require_history(connection: psycopg.Connection[Any], where: str) -> None:

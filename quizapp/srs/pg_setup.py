@@ -22,7 +22,13 @@ import psycopg
 from psycopg import sql
 
 from quizapp.srs.history_file import HistoryError
-from quizapp.srs.pg_connect import MIGRATION_LOCK_TIMEOUT, migrate, pin_schema, schema_version
+from quizapp.srs.pg_connect import (
+    MIGRATION_LOCK,
+    MIGRATION_LOCK_TIMEOUT,
+    migrate,
+    pin_schema,
+    schema_version,
+)
 from quizapp.srs.pg_schema import CLASS_SCHEMA, CLASS_TABLES, PER_STUDENT_TABLES
 
 INSTRUCTORS_POLICY = "instructors_read"
@@ -122,5 +128,6 @@ def grant_privileges(connection: psycopg.Connection[Any], roles: ClassRoles, sch
         ]
     with connection.transaction():
         connection.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")  # type: ignore[arg-type]
+        connection.execute(MIGRATION_LOCK)  # two grants at once would update the same rows
         for statement in statements:
             connection.execute(statement)
