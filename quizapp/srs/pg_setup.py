@@ -126,8 +126,14 @@ def grant_privileges(connection: psycopg.Connection[Any], roles: ClassRoles, sch
                 sql.Identifier(INSTRUCTORS_POLICY), sql.Identifier(table), instructors
             ),
         ]
-    with connection.transaction():
-        connection.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")  # type: ignore[arg-type]
-        connection.execute(MIGRATION_LOCK)  # two grants at once would update the same rows
-        for statement in statements:
-            connection.execute(statement)
+    try:
+        with connection.transaction():
+            connection.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")  # type: ignore[arg-type]
+            connection.execute(MIGRATION_LOCK)  # two grants at once would update the same rows
+            for statement in statements:
+                connection.execute(statement)
+    except psycopg.errors.LockNotAvailable as exc:
+        raise HistoryError(
+            f"the class's tables in {schema!r} are in use and could not be locked within "
+            f"{MIGRATION_LOCK_TIMEOUT} to grant privileges; try again when no student is writing"
+        ) from exc

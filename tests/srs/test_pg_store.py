@@ -5,6 +5,7 @@ by row-level security, fifty students answering at once, and failures said in on
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -15,8 +16,14 @@ psycopg = pytest.importorskip("psycopg")
 from quizapp.srs.history import PostgresLocation, open_readonly, open_writer  # noqa: E402
 from quizapp.srs.history_file import HistoryError  # noqa: E402
 from quizapp.srs.pg_schema import CLASS_TABLES, CURRENT_CARDS, PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
-from quizapp.srs.pg_setup import ClassRoles, grant_privileges  # noqa: E402
-from quizapp.srs.pg_store import PostgresStore, connect, migrate, schema_version  # noqa: E402
+from quizapp.srs.pg_setup import ClassRoles, grant_privileges, set_up_class  # noqa: E402
+from quizapp.srs.pg_store import (  # noqa: E402
+    PostgresStore,
+    class_schema,
+    connect,
+    migrate,
+    schema_version,
+)
 from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
 from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP  # noqa: E402
 
@@ -126,6 +133,28 @@ def test_a_newer_schema_is_refused_in_one_line(pg_url: str) -> None:
         open_writer(PostgresLocation(pg_url, "ada"))
     message = str(info.value)
     assert "newer" in message and str(SCHEMA_VERSION + 1) in message and "\n" not in message
+
+
+def test_an_upgrade_a_students_lock_stands_in_the_way_of_fails_fast_in_one_line(
+    empty_pg_url: str, student_role
+) -> None:
+    """A student's open transaction holds ROW EXCLUSIVE on reviews (INSERT allows it): the
+    instructor's upgrade gives up after its lock timeout with a message, never hangs."""
+    older_class(empty_pg_url, SCHEMA_VERSION - 1)
+    ada = student_role("ada")
+    with psycopg.connect(with_user(empty_pg_url, ada)) as holding:  # a transaction left open
+        holding.execute("LOCK TABLE reviews IN ROW EXCLUSIVE MODE")
+        with connect(empty_pg_url) as db:
+            started = time.monotonic()
+            with pytest.raises(HistoryError) as info:
+                set_up_class(
+                    db, ClassRoles(STUDENTS_GROUP, INSTRUCTORS_GROUP), class_schema(empty_pg_url)
+                )
+            waited = time.monotonic() - started
+            assert schema_version(db) == SCHEMA_VERSION - 1
+    message = str(info.value)
+    assert "could not be locked" in message and "\n" not in message
+    assert waited < 30
 
 
 @pytest.mark.parametrize("opening", [open_writer, open_readonly])
