@@ -324,3 +324,53 @@ def test_a_url_naming_anything_but_one_schema_is_refused(pg_url: str, search_pat
     with pytest.raises(HistoryError) as info:
         open_writer(PostgresLocation(url, "ada"))
     assert "one schema" in str(info.value) and "\n" not in str(info.value)
+
+
+# -- two of a student's instances at once -------------------------------------------------------
+
+
+def test_two_instances_writing_the_same_card_at_once_both_land_one_after_the_other(ada) -> None:
+    """Both read the card's newest version before either writes (a barrier holds them there),
+    so both try to add the same version: one waits for the other's commit, fails on the
+    version key, and runs again on what was committed. No lock another role could hold."""
+    import threading
+
+    role, url = ada
+    location = PostgresLocation(url, role)
+    meeting = threading.Barrier(2, timeout=30)
+    errors: list[BaseException] = []
+
+    def answer_once(store, when: datetime) -> None:
+        read = store._card_version
+        calls = []
+
+        def read_then_meet(question_id: str):
+            version = read(question_id)
+            calls.append(version)
+            if len(calls) == 1:
+                meeting.wait()  # the first read only: the second attempt goes straight on
+            return version
+
+        store._card_version = read_then_meet
+        try:
+            answer(store, "q1", when)
+        except BaseException as exc:
+            errors.append(exc)
+
+    with open_writer(location) as first, open_writer(location) as second:
+        threads = [
+            threading.Thread(target=answer_once, args=(store, T0 + timedelta(minutes=n)))
+            for n, store in enumerate((first, second))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert errors == []
+        assert first.review_count() == 2
+    with connect_as(url) as db:
+        versions = db.execute("SELECT seq FROM cards ORDER BY seq").fetchall()
+        card_before = db.execute("SELECT card_before IS NULL FROM reviews ORDER BY id").fetchall()
+    assert versions == [(1,), (2,)]
+    # The one that ran again saw the other's card: exactly one answer found no card before it.
+    assert sorted(card_before) == [(False,), (True,)]
