@@ -88,6 +88,8 @@ def test_a_students_role_may_only_read_and_insert(ada) -> None:
         ).fetchone() == (True, False, False, False, True)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             db.execute("CREATE TABLE reviews_copy (x int)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction():
+            db.execute("LOCK TABLE reviews IN SHARE MODE")  # would stall every writer
 
 
 def test_a_role_outside_the_class_is_told_so_in_one_line(pg_url: str, postgres_server) -> None:
