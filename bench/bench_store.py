@@ -123,14 +123,23 @@ def load_class(url: str, folder: Path, now: datetime) -> list[StudentHistory]:
     CONCURRENT students each into their own SQLite file too. Returns those students."""
     import psycopg
 
-    open_pg(url, student_name(0)).close()  # the real schema, as the app migrates it
+    from quizapp.srs.pg_schema import CLASS_SCHEMA
+    from quizapp.srs.pg_setup import ClassRoles, set_up_class
+    from quizapp.srs.pg_store import pin_schema
+
+    with psycopg.connect(url, autocommit=True) as admin:  # the real schema, as class init makes it
+        for group in ("quizapp_bench_students", "quizapp_bench_instructors"):
+            admin.execute(f"CREATE ROLE {group} NOLOGIN")
+        set_up_class(admin, ClassRoles("quizapp_bench_students", "quizapp_bench_instructors"))
     templates = card_templates(now)
     kept: list[StudentHistory] = []
     with psycopg.connect(url) as db:
+        pin_schema(db, CLASS_SCHEMA)
         # Secondary indexes are built once after the load rather than row by row during it.
         indexes = db.execute(
             "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
             " AND tablename IN ('cards', 'reviews', 'card_flags') AND indexname NOT LIKE '%pkey'"
+            " AND indexname NOT LIKE '%versions'"  # the versions' unique keys stay: rows need them
         ).fetchall()
         for name, _definition in indexes:
             db.execute(f'DROP INDEX "{name}"')

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -72,17 +72,48 @@ def postgres_server():
         pytest.skip(message)
     pytest.importorskip("psycopg", reason="psycopg is not installed")
     with running_server(binaries) as server:
-        import psycopg
-
-        with psycopg.connect(server.url(), autocommit=True) as admin:
-            admin.execute("CREATE DATABASE quizapp_tests")
+        _class_database(server)
         yield server
 
 
 @pytest.fixture
 def pg_url(postgres_server, request: pytest.FixtureRequest) -> str:
-    """A URL to a fresh, empty schema of the test database (its own search_path)."""
+    """A URL to a class set up in a fresh schema of the test database (`set_up_class`, by
+    the superuser: the instructor), the schema named in the URL's search_path."""
     return _fresh_schema(postgres_server, request)
+
+
+@pytest.fixture
+def empty_pg_url(postgres_server, request: pytest.FixtureRequest) -> str:
+    """A URL to a fresh schema with no class in it (nobody ran `quizapp class init`)."""
+    return _fresh_schema(postgres_server, request, set_up=False)
+
+
+@pytest.fixture
+def student_role(postgres_server) -> Iterator[Callable[[str], str]]:
+    """Make login roles in the class's students group, as `class add-student` would: give a
+    name, get a unique role name back. Dropped at the end (roles are the cluster's)."""
+    import uuid
+
+    import psycopg
+
+    from tests.postgres_server import STUDENTS_GROUP
+
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        role = f"{name}_{uuid.uuid4().hex[:6]}"
+        with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+            admin.execute(f'CREATE ROLE "{role}" LOGIN IN ROLE {STUDENTS_GROUP}')
+        made.append(role)
+        return role
+
+    yield make
+    if made:
+        with psycopg.connect(postgres_server.url("quizapp_tests"), autocommit=True) as admin:
+            admin.execute("DROP OWNED BY " + ", ".join(f'"{n}"' for n in made))
+            for role in made:
+                admin.execute(f'DROP ROLE "{role}"')
 
 
 @pytest.fixture(scope="session")
@@ -93,10 +124,7 @@ def stoppable_postgres(postgres_server):
     from tests.postgres_server import running_server
 
     with running_server(postgres_server.bin, durable=True) as server:
-        import psycopg
-
-        with psycopg.connect(server.url(), autocommit=True) as admin:
-            admin.execute("CREATE DATABASE quizapp_tests")
+        _class_database(server)
         yield server
 
 
@@ -108,13 +136,31 @@ def stoppable_pg_url(stoppable_postgres, request: pytest.FixtureRequest) -> Iter
         stoppable_postgres.start()
 
 
-def _fresh_schema(server, request: pytest.FixtureRequest) -> str:
+def _class_database(server) -> None:
+    """The test database, and the class's two group roles (made once per cluster)."""
+    import psycopg
+
+    from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP
+
+    with psycopg.connect(server.url(), autocommit=True) as admin:
+        admin.execute("CREATE DATABASE quizapp_tests")
+        for group in (STUDENTS_GROUP, INSTRUCTORS_GROUP):
+            admin.execute(f"CREATE ROLE {group} NOLOGIN")
+
+
+def _fresh_schema(server, request: pytest.FixtureRequest, *, set_up: bool = True) -> str:
     import re
     import uuid
 
     import psycopg
 
+    from quizapp.srs.pg_setup import ClassRoles, set_up_class
+    from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP
+
     schema = "t_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
     with psycopg.connect(server.url("quizapp_tests"), autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        if set_up:
+            set_up_class(admin, ClassRoles(STUDENTS_GROUP, INSTRUCTORS_GROUP), schema)
+        else:
+            admin.execute(f'CREATE SCHEMA "{schema}"')
     return server.url("quizapp_tests", options=f"-csearch_path%3D{schema}")

@@ -20,6 +20,7 @@ from quizapp.srs.config import Settings
 from quizapp.srs.history import PostgresLocation, open_writer
 from quizapp.srs.store import to_ms
 from tests.classroom.helpers import START
+from tests.postgres_server import STUDENTS_GROUP
 from tests.srs.readiness_helpers import answer
 
 pytest.importorskip("psycopg")
@@ -51,7 +52,7 @@ def class_roles(postgres_server):
     names = [f"{name}_{tag}" for name in ("ann", "bob", "cy")]
     with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
         for name in names:
-            admin.execute(f'CREATE ROLE "{name}" LOGIN')
+            admin.execute(f'CREATE ROLE "{name}" LOGIN IN ROLE {STUDENTS_GROUP}')
     yield names
     with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
         admin.execute("DROP OWNED BY " + ", ".join(f'"{n}"' for n in names))
@@ -206,14 +207,14 @@ def test_the_command_reads_the_class_in_every_format(run_cli, class_history, mon
     assert len(refused.stderr.strip().splitlines()) == 1
 
 
-def test_bad_addresses_get_one_line_and_exit_1(run_cli, postgres_server, pg_url: str):
+def test_bad_addresses_get_one_line_and_exit_1(run_cli, postgres_server, empty_pg_url: str):
     from tests.postgres_server import _free_port as free_port
 
     port = free_port()
     cases = {
         "postgresql://u@127.0.0.1:notaport/db": "notaport",
         f"postgresql://u:secret@127.0.0.1:{port}/db": "cannot be reached",
-        pg_url: "holds no quizapp history yet",  # an empty database
+        empty_pg_url: "no quizapp class at",  # nobody ran `quizapp class init`
     }
     for url, says in cases.items():
         result = _report(run_cli, "--db", url)

@@ -120,26 +120,27 @@ def test_an_older_sqlite_history_upgrades_in_place_and_its_first_answers_of_a_da
     assert not list(tmp_path.glob("*unusable*"))
 
 
-def test_an_older_postgresql_history_upgrades_in_place(pg_url: str) -> None:
+def test_an_older_postgresql_history_upgrades_in_place(empty_pg_url: str) -> None:
+    """A class a step-3 quizapp made, with an answer in it: `class init` (set_up_class)
+    brings it forward, the answer kept and read with no attempt, new ones with theirs."""
     psycopg = pytest.importorskip("psycopg")
-    location = PostgresLocation(pg_url, "ada")
-    with open_writer(location) as store:
-        store.record_answer(
-            question_id="q1",
-            deck_id="d",
-            topic="t",
-            rating=Rating.Good,
-            correct=True,
-            when=T0,
-            duration_ms=2000,
-            kind="drill",
-            scheduler=SCHEDULER,
+    from quizapp.srs.pg_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
+    from quizapp.srs.pg_setup import ClassRoles, set_up_class
+    from quizapp.srs.pg_store import class_schema, connect, migrate
+    from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP
+
+    with connect(empty_pg_url) as db:
+        migrate(db, "the test class", target=3)
+        db.execute(
+            "INSERT INTO reviews (student, question_id, deck_id, topic, kind, reviewed_ms, rating,"
+            " correct, duration_ms) VALUES ('ada', 'q1', 'd', 't', 'drill', %s, 3, true, 2000)",
+            (int(T0.timestamp() * 1000),),
         )
-    with psycopg.connect(pg_url, autocommit=True) as db:  # as a step-3 quizapp left it
-        db.execute("ALTER TABLE reviews DROP COLUMN attempt")
-        db.execute("DELETE FROM schema_version WHERE version = 4")
         old = db.execute("SELECT id, question_id, reviewed_ms FROM reviews").fetchall()
-    with open_writer(location) as store:
+        roles = ClassRoles(STUDENTS_GROUP, INSTRUCTORS_GROUP)
+        set_up = set_up_class(db, roles, class_schema(empty_pg_url))
+    assert (set_up.version_before, set_up.version_after) == (3, PG_SCHEMA_VERSION)
+    with open_writer(PostgresLocation(empty_pg_url, "ada")) as store:
         assert [row[-1] for row in store.answer_rows()] == [None]
         store.record_answer(
             question_id="q1",
@@ -154,8 +155,7 @@ def test_an_older_postgresql_history_upgrades_in_place(pg_url: str) -> None:
             attempt=FIRST,
         )
         assert [row[-1] for row in store.answer_rows()] == [None, FIRST]
-    with psycopg.connect(pg_url, autocommit=True) as db:
-        assert db.execute("SELECT max(version) FROM schema_version").fetchone()[0] == 4
+    with psycopg.connect(empty_pg_url, autocommit=True) as db:
         kept = db.execute(
             "SELECT id, question_id, reviewed_ms FROM reviews ORDER BY id LIMIT 1"
         ).fetchall()

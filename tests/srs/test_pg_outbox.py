@@ -16,6 +16,7 @@ psycopg = pytest.importorskip("psycopg")
 
 from quizapp.srs.history import PostgresLocation, open_writer  # noqa: E402
 from quizapp.srs.outbox import Outbox, kept_writes, outbox_path  # noqa: E402
+from quizapp.srs.pg_schema import CURRENT_CARDS, EFFECTIVE_REVIEWS  # noqa: E402
 from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
 from quizapp.srs.writer import AnswerWrite, HistoryWriter  # noqa: E402
 
@@ -59,7 +60,8 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
 def reviews(url: str, student: str) -> list[tuple[str, int]]:
     with psycopg.connect(url, autocommit=True) as db:
         return db.execute(
-            "SELECT question_id, duration_ms FROM reviews WHERE student = %s ORDER BY id",
+            "SELECT question_id, duration_ms"
+            f" FROM {EFFECTIVE_REVIEWS} AS reviews WHERE student = %s ORDER BY id",
             (student,),
         ).fetchall()
 
@@ -67,7 +69,8 @@ def reviews(url: str, student: str) -> list[tuple[str, int]]:
 def cards(url: str, student: str) -> dict[str, str]:
     with psycopg.connect(url, autocommit=True) as db:
         rows = db.execute(
-            "SELECT question_id, card_json FROM cards WHERE student = %s", (student,)
+            f"SELECT question_id, card_json FROM {CURRENT_CARDS} AS cards WHERE student = %s",
+            (student,),
         ).fetchall()
     return dict(rows)
 
@@ -272,7 +275,8 @@ def test_an_undo_and_a_new_rating_given_during_the_outage_survive_a_restart(
     wait_until(lambda: second.status().state == "open" and not second.status().pending, "sent")
     with psycopg.connect(location.url, autocommit=True) as db:
         stored = db.execute(
-            "SELECT question_id, rating FROM reviews WHERE student = 'ada' ORDER BY id"
+            "SELECT question_id, rating"
+            f" FROM {EFFECTIVE_REVIEWS} AS reviews WHERE student = 'ada' ORDER BY id"
         ).fetchall()
     assert stored == [("q2", int(Rating.Good)), ("q3", int(Rating.Easy))]
     assert set(cards(location.url, "ada")) == {"q2", "q3"}  # q1's card went with its answer

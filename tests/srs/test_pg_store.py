@@ -5,6 +5,7 @@ by row-level security, fifty students answering at once, and failures said in on
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -14,9 +15,17 @@ psycopg = pytest.importorskip("psycopg")
 
 from quizapp.srs.history import PostgresLocation, open_readonly, open_writer  # noqa: E402
 from quizapp.srs.history_file import HistoryError  # noqa: E402
-from quizapp.srs.pg_schema import PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
-from quizapp.srs.pg_store import PostgresStore  # noqa: E402
+from quizapp.srs.pg_schema import CLASS_TABLES, CURRENT_CARDS, PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
+from quizapp.srs.pg_setup import ClassRoles, grant_privileges, set_up_class  # noqa: E402
+from quizapp.srs.pg_store import (  # noqa: E402
+    PostgresStore,
+    class_schema,
+    connect,
+    migrate,
+    schema_version,
+)
 from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
+from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP  # noqa: E402
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 SCHEDULER = make_scheduler(fuzz=False)
@@ -64,15 +73,30 @@ def test_every_step_is_recorded_and_reopening_migrates_nothing(pg_url: str) -> N
             )
         }
     assert versions == list(range(1, SCHEMA_VERSION + 1))
-    assert set(PER_STUDENT_TABLES) | {"schema_version"} == tables
+    assert set(PER_STUDENT_TABLES) | set(CLASS_TABLES) == tables
 
 
-def test_students_opening_a_fresh_database_at_once_migrate_it_once(pg_url: str) -> None:
+def older_class(url: str, version: int) -> None:
+    """A class as `class init` of an older quizapp left it: schema `version`, groups granted."""
+    with connect(url) as db:
+        schema = db.execute("SELECT current_schema()").fetchone()[0]
+        migrate(db, url, target=version)
+        db.execute(
+            "INSERT INTO class_roles (students, instructors) VALUES (%s, %s)",
+            (STUDENTS_GROUP, INSTRUCTORS_GROUP),
+        )
+        grant_privileges(db, ClassRoles(STUDENTS_GROUP, INSTRUCTORS_GROUP), schema)
+
+
+def test_the_instructors_opening_an_older_class_at_once_upgrade_it_once(
+    empty_pg_url: str,
+) -> None:
+    older_class(empty_pg_url, SCHEMA_VERSION - 1)
     errors: list[BaseException] = []
 
     def open_one(i: int) -> None:
         try:
-            with open_writer(PostgresLocation(pg_url, f"s{i}")) as store:
+            with open_writer(PostgresLocation(empty_pg_url, f"s{i}")) as store:
                 answer(store, "q1", T0)
         except BaseException as exc:
             errors.append(exc)
@@ -83,15 +107,26 @@ def test_students_opening_a_fresh_database_at_once_migrate_it_once(pg_url: str) 
     for thread in threads:
         thread.join()
     assert errors == []
-    with owner(pg_url) as db:
+    with owner(empty_pg_url) as db:
         versions = [r[0] for r in db.execute("SELECT version FROM schema_version ORDER BY 1")]
         assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 8
     assert versions == list(range(1, SCHEMA_VERSION + 1))
 
 
+def test_a_student_meeting_an_older_class_is_told_to_ask_the_instructor(
+    empty_pg_url: str, student_role
+) -> None:
+    older_class(empty_pg_url, SCHEMA_VERSION - 1)
+    ada = student_role("ada")
+    with pytest.raises(HistoryError) as info:
+        open_writer(PostgresLocation(with_user(empty_pg_url, ada), ada))
+    message = str(info.value)
+    assert "instructor" in message and "class init" in message and "\n" not in message
+    with connect(empty_pg_url) as db:
+        assert schema_version(db) == SCHEMA_VERSION - 1
+
+
 def test_a_newer_schema_is_refused_in_one_line(pg_url: str) -> None:
-    with open_writer(PostgresLocation(pg_url, "ada")):
-        pass
     with owner(pg_url) as db:
         db.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION + 1,))
     with pytest.raises(HistoryError) as info:
@@ -100,10 +135,39 @@ def test_a_newer_schema_is_refused_in_one_line(pg_url: str) -> None:
     assert "newer" in message and str(SCHEMA_VERSION + 1) in message and "\n" not in message
 
 
-def test_reading_a_database_without_a_history_creates_nothing(pg_url: str) -> None:
-    with pytest.raises(HistoryError, match="no quizapp history yet"):
-        open_readonly(PostgresLocation(pg_url, "ada"))
-    with owner(pg_url) as db:
+def test_an_upgrade_a_students_lock_stands_in_the_way_of_fails_fast_in_one_line(
+    empty_pg_url: str, student_role
+) -> None:
+    """A student's open transaction holds ROW EXCLUSIVE on reviews (INSERT allows it): the
+    instructor's upgrade gives up after its lock timeout with a message, never hangs."""
+    older_class(empty_pg_url, SCHEMA_VERSION - 1)
+    ada = student_role("ada")
+    with psycopg.connect(with_user(empty_pg_url, ada)) as holding:  # a transaction left open
+        holding.execute("LOCK TABLE reviews IN ROW EXCLUSIVE MODE")
+        with connect(empty_pg_url) as db:
+            started = time.monotonic()
+            with pytest.raises(HistoryError) as info:
+                set_up_class(
+                    db, ClassRoles(STUDENTS_GROUP, INSTRUCTORS_GROUP), class_schema(empty_pg_url)
+                )
+            waited = time.monotonic() - started
+            assert schema_version(db) == SCHEMA_VERSION - 1
+    message = str(info.value)
+    assert "could not be locked" in message and "\n" not in message
+    assert waited < 30
+
+
+@pytest.mark.parametrize("opening", [open_writer, open_readonly])
+def test_a_database_without_a_class_is_one_line_naming_class_init(
+    postgres_server, empty_pg_url: str, opening
+) -> None:
+    url = empty_pg_url.replace("@", ":secret@", 1)
+    with pytest.raises(HistoryError) as info:
+        opening(PostgresLocation(url, "ada"))
+    message = str(info.value)
+    assert message.startswith("no quizapp class at ") and "\n" not in message
+    assert "`quizapp class init --db " in message and "secret" not in message
+    with owner(empty_pg_url) as db:
         assert db.execute("SELECT to_regclass('reviews')").fetchone()[0] is None
 
 
@@ -144,22 +208,14 @@ def test_each_students_history_is_their_own(pg_url: str) -> None:
 
 
 @pytest.fixture
-def student_roles(postgres_server):
-    """Two real login roles named after students (roles are the cluster's: unique names)."""
-    names = [f"ada_{uuid.uuid4().hex[:6]}", f"bob_{uuid.uuid4().hex[:6]}"]
-    with owner(postgres_server.url()) as admin:
-        for name in names:
-            admin.execute(f'CREATE ROLE "{name}" LOGIN')
-    yield names
-    with owner(postgres_server.url()) as admin:
-        admin.execute("DROP OWNED BY " + ", ".join(f'"{n}"' for n in names))
-        for name in names:
-            admin.execute(f'DROP ROLE "{name}"')
+def student_roles(student_role):
+    """Two real login roles in the class's students group."""
+    return [student_role("ada"), student_role("bob")]
 
 
 def test_a_students_role_reaches_only_its_own_rows(pg_url: str, student_roles) -> None:
     ada, bob = student_roles
-    with open_writer(PostgresLocation(pg_url, "instructor")) as mine:  # the owner migrates
+    with open_writer(PostgresLocation(pg_url, "instructor")) as mine:  # the owner's own
         answer(mine, "q0", T0)
     for name in (ada, bob):
         with open_writer(PostgresLocation(with_user(pg_url, name), name)) as store:
@@ -176,10 +232,9 @@ def test_a_students_role_reaches_only_its_own_rows(pg_url: str, student_roles) -
                 " rating, correct) VALUES (%s, 'q', 'd', 't', 'drill', 0, 3, true)",
                 (bob,),
             )
-        assert as_ada.execute("DELETE FROM reviews WHERE student = %s", (bob,)).rowcount == 0
-        assert (
-            as_ada.execute("UPDATE cards SET state = 3 WHERE student <> %s", (ada,)).rowcount == 0
-        )
+        for statement in ("DELETE FROM reviews", "UPDATE cards SET state = 3"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                as_ada.execute(statement)
     # The instructor (the tables' owner) sees the whole class.
     with owner(pg_url) as db:
         rows = db.execute("SELECT student, count(*) FROM reviews GROUP BY 1 ORDER BY 1").fetchall()
@@ -195,12 +250,6 @@ def test_a_role_cannot_open_another_students_history(pg_url: str, student_roles)
     assert f"--student {ada}" in str(info.value) and "\n" not in str(info.value)
 
 
-def test_a_students_role_cannot_create_the_tables(pg_url: str, student_roles) -> None:
-    ada, _ = student_roles
-    with pytest.raises(HistoryError, match="instructor"):
-        open_writer(PostgresLocation(with_user(pg_url, ada), ada))
-
-
 # -- fifty students at once -------------------------------------------------------------------
 
 STUDENTS = 50
@@ -212,13 +261,11 @@ def test_fifty_students_answering_at_once_store_every_answer_exactly_once(
 ) -> None:
     """Fifty threads, each a student on their own role and connection, answer the same
     questions at the same time; every answer is stored once, under its student."""
-    with open_writer(PostgresLocation(pg_url, "instructor")):
-        pass  # the owner creates the tables; the students' roles may not
     tag = uuid.uuid4().hex[:6]
     names = [f"student{i:02d}_{tag}" for i in range(STUDENTS)]
     with owner(postgres_server.url()) as admin:
         for name in names:
-            admin.execute(f'CREATE ROLE "{name}" LOGIN')
+            admin.execute(f'CREATE ROLE "{name}" LOGIN IN ROLE {STUDENTS_GROUP}')
     start = threading.Barrier(STUDENTS)
     errors: list[BaseException] = []
 
@@ -245,7 +292,8 @@ def test_fifty_students_answering_at_once_store_every_answer_exactly_once(
                 " WHERE student <> 'instructor' GROUP BY 1, 2"
             ).fetchall()
             cards = db.execute(
-                "SELECT count(*), count(DISTINCT student) FROM cards WHERE student <> 'instructor'"
+                "SELECT count(*), count(DISTINCT student)"
+                f" FROM {CURRENT_CARDS} AS cards WHERE student <> 'instructor'"
             ).fetchone()
         assert sorted((s, n) for s, n, _ in stored) == sorted(
             (name, i) for name in names for i in range(ANSWERS_EACH)

@@ -57,8 +57,14 @@ def card_json(store: HistoryStore, question_id: str) -> str | None:
 
 def card_times(store: HistoryStore) -> tuple[int, int, int, int] | None:
     # No parameters: the same SQL on both stores (one student, one card, in these tests).
+    # PostgreSQL keeps every version of a card: the current one is the card.
+    cards = "cards"
+    if not isinstance(store.connection, sqlite3.Connection):  # type: ignore[attr-defined]
+        from quizapp.srs.pg_schema import CURRENT_CARDS
+
+        cards = f"{CURRENT_CARDS} AS cards"
     row = store.connection.execute(  # type: ignore[attr-defined]
-        "SELECT state, due_ms, first_review_ms, last_review_ms FROM cards"
+        f"SELECT state, due_ms, first_review_ms, last_review_ms FROM {cards}"
     ).fetchone()
     return None if row is None else tuple(row)
 

@@ -20,6 +20,7 @@ from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.class_report import ClassReportScreen, ItemScreen
 from quizapp.tui.screens.home import HomeScreen
 from tests.conftest import CORPUS
+from tests.postgres_server import STUDENTS_GROUP
 from tests.srs.readiness_helpers import answer
 from tests.tui.screen_text import screen_lines
 from tests.tui.test_lab_device import pick, toasts
@@ -203,7 +204,7 @@ def ann_role(postgres_server):
 
     name = f"ann_{uuid.uuid4().hex[:6]}"
     with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
-        admin.execute(f'CREATE ROLE "{name}" LOGIN')
+        admin.execute(f'CREATE ROLE "{name}" LOGIN IN ROLE {STUDENTS_GROUP}')
     yield name
     with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
         admin.execute(f'DROP OWNED BY "{name}"')
