@@ -38,12 +38,11 @@ from quizapp.classroom.row_checks import (
 from quizapp.srs.config import Settings
 from quizapp.srs.history import PostgresLocation, one_line, redacted
 from quizapp.srs.history_file import HistoryError
+from quizapp.srs.pg_schema import CURRENT_CARDS, EFFECTIVE_REVIEWS
 from quizapp.srs.url_redaction import redacted_message
 
-# The review rows that count, as one SQL relation: the one place the report names the reviews
-# table. An append-only store (an undo a withdrawal row, a re-rating a correction row) names
-# the rows still in effect here (pg_schema's EFFECTIVE_REVIEWS).
-EFFECTIVE_REVIEWS = "reviews"
+# The review rows that count (an undo is a withdrawal row, a re-rating a correction row: the
+# store is append-only) and each question's newest card, as the store itself reads them.
 
 PG_REVIEWS = (
     f"SELECT student, {REVIEW_COLUMNS}, left(response::text, {MAX_JSON_LENGTH + 1})"
@@ -55,7 +54,7 @@ PG_EXAMS = (
 )
 PG_CARDS = (
     f"SELECT student, question_id, left(card_json, {MAX_JSON_LENGTH + 1}), state, due_ms,"
-    " first_review_ms, last_review_ms FROM cards"
+    f" first_review_ms, last_review_ms FROM {CURRENT_CARDS} AS current"
 )
 
 

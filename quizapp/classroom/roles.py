@@ -117,8 +117,9 @@ class InitDone:
     said: list[str]  # what was done, a line each, to print
 
 
-def init_class(connection: psycopg.Connection[Any]) -> InitDone:
-    """Set the class up in the connected database, or bring it forward: idempotent."""
+def init_class(connection: psycopg.Connection[Any], schema: str = CLASS_SCHEMA) -> InitDone:
+    """Set the class up in the connected database (in `schema`), or bring it forward:
+    idempotent."""
     who = caller(connection)
     refusal = init_refusal(who)
     if refusal:
@@ -133,8 +134,8 @@ def init_class(connection: psycopg.Connection[Any]) -> InitDone:
     # Migrations wait for the tables' locks only so long: a student's open transaction
     # cannot hold class init up for good.
     connection.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(MIGRATION_LOCK_TIMEOUT)))
-    done = set_up_class(connection, roles)
-    _no_functions_for_public(connection)
+    done = set_up_class(connection, roles, schema)
+    _no_functions_for_public(connection, schema)
     already = done.version_before > 0
     if already and done.version_after == done.version_before:
         said.append(f"the class is already set up (schema {done.version_after})")
@@ -144,7 +145,7 @@ def init_class(connection: psycopg.Connection[Any]) -> InitDone:
             f"{done.version_after}"
         )
     else:
-        said.append(f"created schema {CLASS_SCHEMA} and its tables (schema {done.version_after})")
+        said.append(f"created schema {schema} and its tables (schema {done.version_after})")
     return InitDone(already, said)
 
 
@@ -212,14 +213,14 @@ def _close_database(
     return said
 
 
-def _no_functions_for_public(connection: psycopg.Connection[Any]) -> None:
+def _no_functions_for_public(connection: psycopg.Connection[Any], schema: str) -> None:
     """PostgreSQL lets PUBLIC execute every new function: not those in the class's schema,
     and not those this role makes later in this database. (Default privileges per schema can
     only add to the global ones, so the revoke for later functions is the global one; it holds
     in this database only.)"""
     connection.execute(
         sql.SQL("REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA {} FROM PUBLIC").format(
-            sql.Identifier(CLASS_SCHEMA)
+            sql.Identifier(schema)
         )
     )
     connection.execute("ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC")

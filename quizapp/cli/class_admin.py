@@ -115,12 +115,19 @@ def run_class_admin(args: argparse.Namespace) -> int:
 
     from quizapp.classroom.roles import ClassAdminError
     from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.pg_store import connect
+    from quizapp.srs.pg_store import class_schema, connect
     from quizapp.srs.url_redaction import redacted_message
 
     try:
         with connect(url) as connection:
-            return _run(command, args, connection, password, show_password=generated)
+            return _run(
+                command,
+                args,
+                connection,
+                password,
+                show_password=generated,
+                schema=class_schema(url),
+            )
     except HistoryError as exc:
         return _fail(command, exc, 1)
     except ClassAdminError as exc:
@@ -145,11 +152,12 @@ def _run(
     password: str | None,
     *,
     show_password: bool,
+    schema: str,
 ) -> int:
     from quizapp.classroom import roles
 
     if command == "init":
-        done = roles.init_class(connection)
+        done = roles.init_class(connection, schema)
         for line in done.said:
             print(terminal_safe(line))
     elif command == "add-student":

@@ -249,11 +249,6 @@ def test_the_report_opens_for_the_owner_and_the_instructor_group(
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs pg-store's set_up_class (the instructor group reads every row) and "
-    "pg_store.role_reach counting the instructor group as seeing the class (issue 20)",
-)
 def test_the_instructor_groups_report_covers_the_class(
     klass: ClassServer, colleague_url: str
 ) -> None:
@@ -315,9 +310,9 @@ def test_init_migrates_under_a_lock_timeout(
     seen: list[str] = []
     real_set_up = roles.set_up_class
 
-    def set_up_recording_the_timeout(connection, class_roles_):
+    def set_up_recording_the_timeout(connection, class_roles_, schema):
         seen.append(connection.execute("SHOW lock_timeout").fetchone()[0])
-        return real_set_up(connection, class_roles_)
+        return real_set_up(connection, class_roles_, schema)
 
     monkeypatch.setattr(roles, "set_up_class", set_up_recording_the_timeout)
     with klass.owner() as owner:
