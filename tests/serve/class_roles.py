@@ -1,5 +1,4 @@
-"""A class's student roles, made with plain SQL as the superuser until `quizapp class
-add-student` lands: then this one function becomes a call to it."""
+"""A class's student roles, made as `quizapp class add-student` makes them."""
 
 from __future__ import annotations
 
@@ -7,16 +6,13 @@ import uuid
 
 
 def add_student(admin_url: str, name: str, password: str) -> None:
-    """A student's own role: LOGIN with `password`, nothing else."""
-    import psycopg
-    from psycopg import sql
+    """A student's own role: LOGIN with `password` and the class's student group, nothing
+    else (quizapp/classroom/roles.py)."""
+    from quizapp.classroom import roles
+    from quizapp.srs.pg_store import connect
 
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
-                sql.Identifier(name), sql.Literal(password)
-            )
-        )
+    with connect(admin_url) as admin:
+        roles.add_student(admin, name, password)
 
 
 def unique_name(prefix: str) -> str:

@@ -46,15 +46,16 @@ def password_server() -> Iterator[object]:
 @pytest.fixture
 def class_store(password_server, request: pytest.FixtureRequest) -> str:
     """The owner's URL (password included) of a fresh class store on `password_server`: a
-    schema of its own, its tables created by the owner, as `quizapp class init` does."""
+    schema of its own, set up by `quizapp class init`'s own code (the groups are the
+    database's, shared by the tests' schemas)."""
     import re
     import uuid
 
-    from quizapp.srs.pg_store import connect, migrate
+    from quizapp.classroom.roles import init_class
+    from quizapp.srs.pg_store import connect
 
     schema = "c_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
     url = password_server.url("quizapp_class", options=f"-csearch_path%3D{schema}")
     with connect(url) as owner:
-        owner.execute(f'CREATE SCHEMA "{schema}"')
-        migrate(owner, schema)
+        init_class(owner, schema)
     return url
