@@ -17,7 +17,9 @@ A correction is a new row and the newest row wins:
 
 Roles: whoever runs the migrations owns the tables and (as PostgreSQL's owners do) sees every
 row: that is the instructor. Any other role (a student's, named after their student id) may
-read and write only rows whose `student` is its own name (`current_user`).
+read and write only rows whose `student` is the name it signed in with (`session_user`, step
+7: a student may `SET ROLE` to the students group, and `current_user` would then be the group's
+name, so rows could be written under it; only a superuser changes `session_user`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Sequence
 
 from quizapp.srs import pg_bounds as bounds
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # The schema a class's tables live in (made and owned by `quizapp class init`). Every session
 # the app opens pins `search_path` to it, so nothing another role made elsewhere can shadow
 # the app's tables or functions (PostgreSQL's "secure schema usage pattern").
@@ -325,5 +327,13 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     6: tuple(
         f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({condition}) NOT VALID"
         for table, name, condition in BOUNDS
+    ),
+    # Own rows are the signed-in role's (session_user), not the current role's: a student's
+    # SET ROLE to the students group (a member may, before PostgreSQL 16's SET FALSE) must not
+    # read or write rows under the group's name.
+    7: tuple(
+        f"ALTER POLICY own_rows ON {table} USING (student = session_user)"
+        " WITH CHECK (student = session_user)"
+        for table in PER_STUDENT_TABLES
     ),
 }

@@ -244,6 +244,24 @@ def test_a_student_cannot_become_the_instructor(klass: ClassServer, target: str)
     _refused(klass, f'SET ROLE "{role}"')
 
 
+@pytest.mark.parametrize("table", PER_STUDENT_TABLES)
+def test_a_student_acting_as_the_students_group_writes_and_reads_nothing(
+    klass: ClassServer, table: str
+) -> None:
+    """A member may SET ROLE to its group (PostgreSQL before 16 has no SET FALSE); its rows
+    are still only the signed-in student's own, never some under the group's name."""
+    students = class_roles(CLASS_DB).students
+    with klass.connect_as("ada", autocommit=True) as db:
+        db.execute(f'SET ROLE "{students}"')
+        assert db.execute("SELECT current_user").fetchone()[0] == students
+        seen = db.execute(f"SELECT DISTINCT student FROM {CLASS_SCHEMA}.{table}").fetchall()
+        assert {row[0] for row in seen} <= {"ada"}
+    statement, values = _insert_review(student=students)
+    with klass.connect_as("ada") as db, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        db.execute(f'SET ROLE "{students}"')
+        db.execute(statement, values)
+
+
 def test_a_students_session_has_the_groups_time_limits(klass: ClassServer) -> None:
     students = class_roles(CLASS_DB).students
     with klass.owner() as owner:
