@@ -185,7 +185,9 @@ def _report(run_cli, *extra: str):
 
 def test_the_command_reads_the_class_in_every_format(run_cli, class_history, monkeypatch):
     url, (ann, bob, cy) = class_history
-    data = json.loads(_report(run_cli, "--db", url, "--format", "json").stdout)
+    done = _report(run_cli, "--db", url, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
     assert sorted(s["student"] for s in data["students"]) == [ann, bob, cy]
     assert all(s["predicted"] is s["predicted_no_study"] is None for s in data["students"])
     facility = {q["question_id"]: q["facility"] for q in data["questions"]}
