@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from quizapp.bank import fields as F
 from quizapp.bank.model import Step
+from quizapp.bank.text_checks import comparison_key
 from quizapp.bank.validate_nodes import NodeReader
 from quizapp.bank.yaml12 import Node, ScalarNode
 
@@ -32,7 +33,7 @@ def read_steps(reader: NodeReader, node: Node) -> tuple[Step, ...] | None:
             why = reader.text(found["why"][1], "why") if "why" in found else None
         if text is None:
             return None
-        key = " ".join(text.split()).lower()
+        key = comparison_key(text)
         if key in seen:
             reader.report(
                 item,
