@@ -157,7 +157,7 @@ CATALOGUE: tuple[Message, ...] = (
         "character (the rule is under [Invisible characters](#invisible-characters)): "
         "a zero-width space, a joiner, a direction mark, a byte-order mark, a soft hyphen, a "
         "Hangul filler, a variation selector. The id then reads as another id (`q1\\u200bx` "
-        "shows as `q1x`), the \"Trojan Source\" problem; no id ever needs one, so the value is "
+        'shows as `q1x`), the "Trojan Source" problem; no id ever needs one, so the value is '
         "refused and the question (or the file, for a deck field) is left out, by the app "
         "as by lint. The message names the code point, escapes it in the quoted id, and "
         "points at the character's line and column.",
