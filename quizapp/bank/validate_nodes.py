@@ -183,7 +183,7 @@ class NodeReader:
     ) -> str:
         if elsewhere and key in elsewhere:
             return f"'{key}' does not belong in {what}: {elsewhere[key]}"
-        message = f"unknown key '{key}' in {what}"
+        message = f"unknown key '{shown_visibly(key)}' in {what}"
         close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
         if close:
             message += f"; did you mean '{close[0]}'?"
@@ -335,6 +335,6 @@ class NodeReader:
         if value not in options:
             close = difflib.get_close_matches(value, options, n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else f" (one of: {', '.join(options)})"
-            self.report(node, "bad-value", f"{what} '{value[:40]}' is not valid{hint}")
+            self.report(node, "bad-value", f"{what} '{shown_visibly(value)}' is not valid{hint}")
             return None
         return value

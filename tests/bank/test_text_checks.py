@@ -223,6 +223,21 @@ def test_steps_that_differ_only_in_invisible_characters_are_refused(tmp_path: Pa
     assert found(write_bank(tmp_path, question), "ordering-steps")
 
 
+def test_a_key_or_a_type_with_an_invisible_character_is_quoted_with_it_escaped(
+    tmp_path: Path,
+) -> None:
+    question = (
+        flashcard()
+        .replace("    back: B", f"    ba{ZWSP}ck: B")
+        .replace("type: flashcard", f"type: flash{ZWSP}card")
+    )
+    path = write_bank(tmp_path, question)
+    (unknown,) = found(path, "unknown-key")
+    assert "'ba\\u200bck'" in unknown.message and "did you mean 'back'" in unknown.message
+    (bad_type,) = [d for d in found(path, "bad-value") if "type" in d.message]
+    assert "'flash\\u200bcard'" in bad_type.message
+
+
 # -- exit codes, and the app's own loader ---------------------------------------------------
 
 
