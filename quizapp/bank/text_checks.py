@@ -120,9 +120,9 @@ def code_point(character: str) -> str:
     return f"U+{ord(character):04X}" + (f" ({name})" if name else "")
 
 
-def shown_visibly(text: str, limit: int = 40) -> str:
-    """The first `limit` characters of `text` with each invisible character as an escape
-    (`\\u200b`), so a message can quote an id that hides its spelling."""
+def shown_visibly(text: str, limit: int | None = 40) -> str:
+    """The first `limit` characters of `text` (all, for None) with each invisible character
+    as an escape (`\\u200b`), so a message can quote an id that hides its spelling."""
 
     def escape(match: re.Match[str]) -> str:
         code = ord(match.group())

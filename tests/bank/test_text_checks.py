@@ -154,6 +154,21 @@ def test_a_zero_width_space_in_an_id_is_an_error_at_its_column(tmp_path: Path) -
     assert deck is not None and [q.id for q in deck.questions] == ["q2"]
 
 
+def test_an_invisible_character_in_a_deck_id_refuses_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "deck.yaml"
+    path.write_text(DECK.replace("id: d,", "id: d\u2063,") + flashcard(), encoding="utf-8")
+    (error,) = found(path, "invisible-in-id")
+    assert (error.line, error.column) == (1, 13)
+    assert "deck id 'd\\u2063'" in error.message and "U+2063 (INVISIBLE SEPARATOR)" in error.message
+    assert load_file(path)[0] is None
+
+
+def test_a_printed_diagnostic_never_holds_an_invisible_character() -> None:
+    quoted = Diagnostic(f"a{ZWSP}.yaml", 1, 1, "error", "bad-claim", f"claim 'x{ZWJ}y' fails")
+    assert quoted.format() == "a\\u200b.yaml:1:1: error: claim 'x\\u200dy' fails [bad-claim]"
+    assert quoted.as_dict()["message"] == f"claim 'x{ZWJ}y' fails"  # JSON escapes it itself
+
+
 def test_an_invisible_character_written_as_an_escape_is_reported_at_its_value(
     tmp_path: Path,
 ) -> None:
@@ -220,7 +235,8 @@ def test_steps_that_differ_only_in_invisible_characters_are_refused(tmp_path: Pa
         "  - id: q1\n    type: ordering\n    prompt: P\n    explanation: E\n"
         f"    difficulty: easy\n    tags: [t]\n    steps: [embed, 'em{ZWSP}bed']\n"
     )
-    assert found(write_bank(tmp_path, question), "ordering-steps")
+    (error,) = found(write_bank(tmp_path, question), "ordering-steps")
+    assert "first at line 9, column 13" in error.message
 
 
 def test_a_key_or_a_type_with_an_invisible_character_is_quoted_with_it_escaped(
