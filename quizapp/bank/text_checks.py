@@ -88,6 +88,8 @@ def invisible_characters(text: str, *, in_id: bool = False) -> list[int]:
 
     In an id every invisible character counts; in text, those emoji sequences need do not.
     """
+    if _INVISIBLE.search(text) is None:  # nearly every text: no Python-level loop at all
+        return []
     found = []
     for match in _INVISIBLE.finditer(text):
         index = match.start()
