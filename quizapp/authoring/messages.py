@@ -139,13 +139,47 @@ CATALOGUE: tuple[Message, ...] = (
         '`"\\u202e"`. The message names the character (`U+001B (ESC)`) and where it is in '
         "the text. The question is left out; the whole file is, when the character is in "
         "the deck's fields or typed raw (YAML itself refuses a raw control character). "
-        "The direction marks U+200E and U+200F are allowed: right-to-left text needs them "
-        "and they cannot reorder words. Wherever quizapp prints text from a bank, a CSV, an "
+        "The message's column is the character's own when it is typed raw. The direction "
+        "marks U+200E and U+200F are not refused here (right-to-left text needs them and "
+        "they cannot reorder words); like every invisible character they are reported as "
+        "`invisible-character` or `invisible-in-id`. Wherever quizapp prints text from a bank, a CSV, an "
         "argument or a file name to a terminal, any such character left is shown as an "
         "escape (`\\x1b`, `\\u202e`) instead.",
         "Delete the character. A line break in a text is a real new line (use a `|` block); "
         "for emphasis use Markdown, not terminal colour codes.",
         corpus="control_escape_in_prompt.yaml",
+    ),
+    Message(
+        "invisible-in-id",
+        "error",
+        "load",
+        "An id, topic, tag, `pairs_with` id, compute name or `from:` name holds an invisible "
+        "character (the rule is under [Invisible characters](#invisible-characters)): "
+        "a zero-width space, a joiner, a direction mark, a byte-order mark, a soft hyphen, a "
+        "Hangul filler, a variation selector. The id then reads as another id (`q1\\u200bx` "
+        'shows as `q1x`), the "Trojan Source" problem; no id ever needs one, so the value is '
+        "refused and the question (or the file, for a deck field) is left out, by the app "
+        "as by lint. The message names the code point, escapes it in the quoted id, and "
+        "points at the character's line and column.",
+        "Retype the id: delete the characters around the column given (an editor may not "
+        "show the invisible one) and type them again.",
+        corpus="invisible_in_id_and_tag.yaml",
+    ),
+    Message(
+        "invisible-character",
+        "warning",
+        "load",
+        "A text (prompt, explanation, option, step, why, title, claim) holds an invisible "
+        "character (the rule is under [Invisible characters](#invisible-characters)), such "
+        "as a zero-width space pasted from a web page or a byte-order mark inside the text. "
+        "It makes the text differ from what it shows: a search misses it, and two options "
+        "can look alike and differ. The zero-width joiner inside an emoji sequence and the "
+        "emoji presentation selectors after a pictograph are not reported. The question "
+        "still loads; under `--strict` this is an error.",
+        "Delete the character at the column given.",
+        example=example_question(
+            "ex-invisible", "flashcard", '"Zero\\u200bwidth"', "    back: B\n"
+        ),
     ),
     Message(
         "merge-key",
@@ -247,8 +281,11 @@ CATALOGUE: tuple[Message, ...] = (
         "duplicate-choice",
         "error",
         "load",
-        "Two choices of one question read the same (ignoring case and spacing), so the "
-        "student cannot tell them apart.",
+        "Two choices of one question read the same, so the student cannot tell them apart. "
+        "They are compared in Unicode normal form C (an `é` typed as one character equals "
+        "`e` and a combining accent), without invisible characters, and ignoring case and "
+        "spacing. The message names the first one's line and column, and says when "
+        "invisible characters are all that tell the two apart.",
         "Reword or remove one of them.",
         corpus="duplicate_choice.yaml",
     ),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from quizapp.bank.literal import terminal_safe
+from quizapp.bank.text_checks import shown_visibly
 
 Severity = Literal["error", "warning"]
 
@@ -26,9 +27,10 @@ class Diagnostic:
 
         The `path:line:col: severity: message` shape is what editors and CI annotators parse.
         The path and the message may quote a hostile file, so control characters in them are
-        shown as escapes (`as_dict` keeps them as they are, for JSON to escape).
+        shown as escapes, and so are invisible characters, which would hide what a message
+        quotes (`as_dict` keeps them as they are, for JSON to escape).
         """
-        path, message = terminal_safe(self.path), terminal_safe(self.message)
+        path, message = (terminal_safe(shown_visibly(t, None)) for t in (self.path, self.message))
         return f"{path}:{self.line}:{self.column}: {self.severity}: {message} [{self.code}]"
 
     def as_dict(self) -> dict[str, object]:

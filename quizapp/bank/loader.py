@@ -62,7 +62,7 @@ def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
     # Without an anchor there can be no alias, so most files skip the expansion count.
     if root is not None and "&" in text and expanded_size(root, budget) > budget:
         return None, [file_problem(path, "alias-expansion", EXPANSION_MESSAGE)]
-    validator = FileValidator(name, budget)
+    validator = FileValidator(name, budget, source=text)
     try:
         deck = validator.file(root)
     except TooMuchWork as stop:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from quizapp.bank import fields as F
-from quizapp.bank.model import Choice, QuestionType
+from quizapp.bank.model import Choice, Location, QuestionType
+from quizapp.bank.text_checks import comparison_key, without_invisible
 from quizapp.bank.validate_nodes import NodeReader
 from quizapp.bank.yaml12 import Node
 
@@ -30,7 +31,7 @@ def read_choice_fields(
         )
         return None
     choices: list[Choice] = []
-    texts: dict[str, int] = {}
+    texts: dict[str, tuple[Location, str]] = {}
     for item in items:
         found = reader.mapping(item, F.CHOICE_FIELDS, "a choice")
         if found is None:
@@ -47,13 +48,17 @@ def read_choice_fields(
             )
         if text is None or correct is None:
             continue
-        key = " ".join(text.split()).lower()
+        key = comparison_key(text)
         if key in texts:
+            first, first_text = texts[key]
             reader.report(
-                item, "duplicate-choice", f"the same choice appears twice (line {texts[key]})"
+                item,
+                "duplicate-choice",
+                f"the same choice appears twice (first at line {first.line}, column "
+                f"{first.column}){_hidden_difference(first_text, text)}",
             )
             continue
-        texts[key] = item.start_mark.line + 1
+        texts[key] = (reader.location(item), text)
         choices.append(Choice(text=text, correct=correct, why=why, location=reader.location(item)))
     if len(choices) != len(items):
         return None
@@ -74,6 +79,13 @@ def read_choice_fields(
     if shuffle is None:
         return None
     return {"choices": tuple(choices), "shuffle": shuffle}
+
+
+def _hidden_difference(first: str, second: str) -> str:
+    """Say so when invisible characters are why two choices that read alike differ."""
+    if first == second or (without_invisible(first), without_invisible(second)) == (first, second):
+        return ""
+    return "; invisible characters are all that tell them apart"
 
 
 def read_true_false_fields(

@@ -19,6 +19,12 @@ from quizapp.bank.diagnostics import Diagnostic, Severity
 from quizapp.bank.literal import BANK_TEXT_RULE, forbidden_character, named_character
 from quizapp.bank.model import Location, Scalar
 from quizapp.bank.number_text import number_hint
+from quizapp.bank.text_checks import (
+    code_point,
+    invisible_characters,
+    normal_text,
+    shown_visibly,
+)
 from quizapp.bank.yaml12 import (
     BOOL,
     FLOAT,
@@ -78,8 +84,9 @@ class NodeReader:
     the visit budget, and past MAX_ERRORS_PER_FILE errors the walk stops (TooMuchWork).
     """
 
-    def __init__(self, path: str, visit_budget: int) -> None:
+    def __init__(self, path: str, visit_budget: int, source: str = "") -> None:
         self.path = path
+        self.source = source  # the file's text: places a character inside a value
         self.diagnostics: list[Diagnostic] = []
         self.error_count = 0
         self._visits_left = visit_budget
@@ -92,6 +99,11 @@ class NodeReader:
 
     def report(self, node: Node, code: str, message: str, severity: Severity = "error") -> None:
         loc = self.location(node)
+        self.report_at(loc, code, message, severity)
+
+    def report_at(
+        self, loc: Location, code: str, message: str, severity: Severity = "error"
+    ) -> None:
         self.diagnostics.append(
             Diagnostic(self.path, loc.line, loc.column, severity, code, message)
         )
@@ -171,7 +183,7 @@ class NodeReader:
     ) -> str:
         if elsewhere and key in elsewhere:
             return f"'{key}' does not belong in {what}: {elsewhere[key]}"
-        message = f"unknown key '{key}' in {what}"
+        message = f"unknown key '{shown_visibly(key)}' in {what}"
         close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
         if close:
             message += f"; did you mean '{close[0]}'?"
@@ -187,7 +199,25 @@ class NodeReader:
             return None
         return list(node.value)
 
-    def scalar(self, node: Node, what: str) -> Scalar | _Bad:
+    def character_location(self, node: Node, value: str, index: int) -> Location:
+        """Where `value[index]` is written in the file, or the value's own start when it is
+        written as an escape (`"\\u200b"`) or the file's text is not known."""
+        start, end = node.start_mark, node.end_mark
+        raw = self.source[start.index : end.index]
+        character = value[index]
+        at = -1
+        for _ in range(value.count(character, 0, index) + 1):  # the same occurrence in the file
+            at = raw.find(character, at + 1)
+            if at == -1:
+                return self.location(node)
+        newline = raw.rfind("\n", 0, at)
+        line = start.line + 1 + raw.count("\n", 0, at)
+        column = start.column + at + 1 if newline == -1 else at - newline
+        return Location(self.path, line, column)
+
+    def scalar(self, node: Node, what: str, *, in_id: bool = False) -> Scalar | _Bad:
+        """One value. A string comes back in NFC; an invisible character in it is refused in
+        an id (`in_id`) and warned of in text (quizapp/bank/text_checks.py)."""
         if not self._enter(node):
             return BAD
         if not isinstance(node, ScalarNode):
@@ -201,17 +231,46 @@ class NodeReader:
         if isinstance(value, str) and (found := forbidden_character(value)) is not None:
             # Every text and id passes here, so nothing from a bank can act on a terminal.
             index, character = found
-            self.report(
-                node,
+            self.report_at(
+                self.character_location(node, value, index),
                 "control-character",
                 f"{what} contains {named_character(character)} at character {index + 1}; "
                 + BANK_TEXT_RULE,
             )
             return BAD
+        if isinstance(value, str):
+            if not self._visible(node, value, what, in_id):
+                return BAD
+            value = normal_text(value)
         return value
 
-    def text(self, node: Node, what: str) -> str | None:
-        value = self.scalar(node, what)
+    def _visible(self, node: Node, value: str, what: str, in_id: bool) -> bool:
+        """Report the invisible characters of `value`. False when that refuses it (an id)."""
+        found = invisible_characters(value, in_id=in_id)
+        if not found:
+            return True
+        index = found[0]
+        where = self.character_location(node, value, index)
+        character = f"an invisible character, {code_point(value[index])}, at character {index + 1}"
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        if in_id:
+            self.report_at(
+                where,
+                "invisible-in-id",
+                f"{what} '{shown_visibly(value)}' holds {character}{more}; "
+                "an id must be spelled as it shows",
+            )
+            return False
+        self.report_at(
+            where,
+            "invisible-character",
+            f"{what} holds {character}{more}; it makes the text differ from what it shows",
+            "warning",
+        )
+        return True
+
+    def text(self, node: Node, what: str, *, in_id: bool = False) -> str | None:
+        value = self.scalar(node, what, in_id=in_id)
         if value is BAD:
             return None
         if not isinstance(value, str):
@@ -256,7 +315,7 @@ class NodeReader:
         return value
 
     def identifier(self, node: Node, what: str, pattern: re.Pattern[str] = ID_RE) -> str | None:
-        value = self.text(node, what)
+        value = self.text(node, what, in_id=True)
         if value is None:
             return None
         if len(value) > F.ID_MAX_LENGTH or not pattern.fullmatch(value):
@@ -276,6 +335,6 @@ class NodeReader:
         if value not in options:
             close = difflib.get_close_matches(value, options, n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else f" (one of: {', '.join(options)})"
-            self.report(node, "bad-value", f"{what} '{value[:40]}' is not valid{hint}")
+            self.report(node, "bad-value", f"{what} '{shown_visibly(value)}' is not valid{hint}")
             return None
         return value

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from quizapp.bank import fields as F
-from quizapp.bank.model import Step
+from quizapp.bank.model import Location, Step
+from quizapp.bank.text_checks import comparison_key
 from quizapp.bank.validate_nodes import NodeReader
 from quizapp.bank.yaml12 import Node, ScalarNode
 
@@ -20,7 +21,7 @@ def read_steps(reader: NodeReader, node: Node) -> tuple[Step, ...] | None:
         )
         return None
     steps: list[Step] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, Location] = {}
     for item in items:
         if isinstance(item, ScalarNode):
             text, why = reader.text(item, "step"), None
@@ -32,14 +33,15 @@ def read_steps(reader: NodeReader, node: Node) -> tuple[Step, ...] | None:
             why = reader.text(found["why"][1], "why") if "why" in found else None
         if text is None:
             return None
-        key = " ".join(text.split()).lower()
+        key = comparison_key(text)
         if key in seen:
             reader.report(
                 item,
                 "ordering-steps",
-                f"two steps read the same (line {seen[key]}), so the order is not a full order",
+                f"two steps read the same (first at line {seen[key].line}, column "
+                f"{seen[key].column}), so the order is not a full order",
             )
             return None
-        seen[key] = item.start_mark.line + 1
+        seen[key] = reader.location(item)
         steps.append(Step(text=text, why=why))
     return tuple(steps)

@@ -31,6 +31,7 @@ from quizapp.authoring.csv_import.reading import Record, describe_delimiter, rec
 from quizapp.authoring.csv_import.render import DeckInfo, deck_header, dump_question, lint_text
 from quizapp.authoring.csv_import.rows import row_mapping
 from quizapp.authoring.csv_import.wording import sheet_message
+from quizapp.bank.text_checks import normal_text
 
 
 def import_csv(
@@ -106,7 +107,7 @@ class _SheetImport:
     ) -> tuple[str, str | RowProblem]:
         """The row's question id, and its question as YAML or the problem that stops it."""
         cells = {
-            name: unguard_cell(cell).replace("\r\n", "\n").replace("\r", "\n")
+            name: normal_text(unguard_cell(cell).replace("\r\n", "\n").replace("\r", "\n"))
             for name, cell in zip(header.names, record.cells, strict=False)
             if name
         }

@@ -4,9 +4,10 @@ A reader (`gift`, `anki_text`, `apkg`, `quizapp_json`) turns its file into `Draf
 question in bank form, not yet checked) and `Skipped` items (what it could not turn into a
 question, with the reason). `build_deck` then does the rest the same way for all of them:
 
-- every text is checked for control characters (a carriage return becomes a line break; any
-  other C0 or C1 control character but tab and newline rejects the question: the bank
-  format would keep it, and it must not reach a terminal);
+- every text is put in Unicode normal form C, as the loader reads it, and checked for
+  control characters (a carriage return becomes a line break; any other C0 or C1 control
+  character but tab and newline rejects the question: the bank format would keep it, and
+  it must not reach a terminal);
 - a question without an id gets one from its title or its first words, prefixed by the deck
   id and unique across the deck and the bank it joins; a given id that is taken, or repeated,
   rejects the question;
@@ -36,6 +37,7 @@ from quizapp.authoring.csv_import import (
 )
 from quizapp.bank import fields as F
 from quizapp.bank.loader import MAX_FILE_BYTES
+from quizapp.bank.text_checks import normal_text
 
 # Bounds on untrusted input. A text source larger than this is not a quiz file; the deck it
 # makes must also stay under the loader's own limit (quizapp.bank.loader.MAX_FILE_BYTES).
@@ -168,10 +170,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _clean(value: Any, path: str) -> Any:
-    """`value` with CR/CRLF made LF in every string. Raises ValueError naming the field of a
-    string with another control character."""
+    """`value` with CR/CRLF made LF and NFC in every string, as the loader keeps text. Raises
+    ValueError naming the field of a string with another control character."""
     if isinstance(value, str):
-        value = value.replace("\r\n", "\n").replace("\r", "\n")
+        value = normal_text(value.replace("\r\n", "\n").replace("\r", "\n"))
         bad = _CONTROL.search(value)
         if bad:
             raise ValueError(
