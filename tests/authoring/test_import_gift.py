@@ -146,8 +146,15 @@ def test_every_skipped_item_is_reported_once_with_its_line_and_reason(
     assert "2 options are marked =" in reasons[68]
     assert reasons[71] == "a question needs 2 to 9 choices, not 10"  # lint's own message
     assert "no closing }" in reasons[73]
-    notes = [line for line in stderr.splitlines() if ": note: " in line]
-    assert len(notes) == 1 and "every_kind.gift:32:" in notes[0] and "50% credit" in notes[0]
+    notes = {
+        int(line.split(":")[1]): line.split(": note: ")[1]
+        for line in stderr.splitlines()
+        if ": note: " in line
+    }
+    assert sorted(notes) == [8, 16, 32]
+    assert notes[8] == "the title 'Heads in the base model' is left out: [id:heads-base] names it"
+    assert notes[16].startswith("the penalty of option 3 (-100%) becomes quizapp's all-or-nothing")
+    assert "50% credit" in notes[32]
     summary = stderr.splitlines()[-1]
     assert summary.startswith("quizapp import: 10 question(s) imported to ")
     assert summary.endswith("; 8 item(s) skipped")
