@@ -153,7 +153,7 @@ def test_every_skipped_item_is_reported_once_with_its_line_and_reason(
     }
     assert sorted(notes) == [8, 16, 32]
     assert notes[8] == "the title 'Heads in the base model' is left out: [id:heads-base] names it"
-    assert notes[16].startswith("the penalty of option 3 (-100%) becomes quizapp's all-or-nothing")
+    assert notes[16].startswith("the penalty of option 3 (-100%): quizapp scores a multiple-choice")
     assert "50% credit" in notes[32]
     summary = stderr.splitlines()[-1]
     assert summary.startswith("quizapp import: 10 question(s) imported to ")

@@ -394,9 +394,9 @@ def _penalty_note(penalties: list[str], single: bool) -> str:
             "any wrong option of a single-choice question is simply wrong"
         )
     return (
-        f"the penalty of {which} becomes quizapp's all-or-nothing scoring: picking a "
-        "penalised option makes the answer wrong, whatever else is picked (Moodle subtracts "
-        "the weight instead; quizapp has no partial credit)"
+        f"the penalty of {which}: quizapp scores a multiple-choice answer all or nothing, so "
+        "picking a penalised option makes the answer wrong and picking only some right ones "
+        "earns nothing (Moodle gives partial credit for both)"
     )
 
 
