@@ -128,6 +128,8 @@ def test_specials_are_escaped_and_read_back_unchanged(tmp_path: Path) -> None:
     for question in deck.questions:
         assert _back(back[question.id]) == _as_gift_carries(question, None)
     assert exported.left_out == [] and exported.notes == []
+    # Every special character escaped, as Moodle's own GIFT writer does (repchar), ':' too.
+    assert "::gs-single::[markdown]Which is right\\: a \\= b, \\~c, \\#d" in exported.text
 
 
 def test_multiple_choice_weights_sum_to_100_and_wrong_options_cost_everything() -> None:

@@ -285,3 +285,89 @@ def test_the_guides_gift_example_imports_as_it_says() -> None:
         "Check what softmax normalises.",
     )
     assert width["answer"] == {"value": 64, "tolerance": 0.5}
+
+
+# -- nothing dropped without a word (issue 22) -----------------------------------------------
+
+LOSSES = Path(__file__).parent / "data" / "gift" / "losses.gift"
+
+
+def _line_of(title: str) -> int:
+    lines = LOSSES.read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if line.startswith(f"::{title}::"))
+
+
+@pytest.fixture(scope="module")
+def losses(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[int, list[str]], dict]:
+    """The losses fixture imported through the command: (exit code, report lines by line
+    number as 'note: ...' or 'skipped: ...', the questions by id)."""
+    out = tmp_path_factory.mktemp("losses") / "losses.yaml"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["import", str(LOSSES), "--out", str(out), "--no-default-bank"])
+    report: dict[int, list[str]] = {}
+    for line in err.getvalue().splitlines():
+        if line.startswith(f"{LOSSES}:"):
+            number, _, rest = line[len(f"{LOSSES}:") :].partition(": ")
+            report.setdefault(int(number), []).append(rest)
+    deck, diagnostics = load_file(out)
+    assert deck is not None, diagnostics
+    return code, report, {q.id: q for q in deck.questions}
+
+
+def test_negative_weights_are_reported_as_the_scoring_they_become(losses: tuple) -> None:
+    _, report, questions = losses
+    multi = questions["losses-penalty-multi"]
+    assert [c.correct for c in multi.choices] == [True, True, False, False]
+    assert multi.tags == ("import-losses",)  # the category written right above it
+    assert report[_line_of("Penalty multi")] == [
+        "note: the penalty of option 3 (-50%), option 4 (-100%): quizapp scores a "
+        "multiple-choice answer all or nothing, so picking a penalised option makes the "
+        "answer wrong and picking only some right ones earns nothing (Moodle gives partial "
+        "credit for both)"
+    ]
+    [single] = report[_line_of("Penalty single")]
+    assert single.startswith("note: the penalty of option 2 (-50%) is left out")
+
+
+def test_html_media_links_and_files_are_each_named(losses: tuple) -> None:
+    _, report, questions = losses
+    assert report[_line_of("Media")] == [
+        "note: the question text: a file Moodle keeps beside the question ('heads.png'), "
+        "not in this file",
+        "note: the question text: left out of the HTML: an image",
+        "note: the question text: left out of the HTML: a link address "
+        "('https://example.org/heads'); the link text is kept",
+        "note: the question text: left out of the HTML: a superscript mark; the marked text "
+        "is kept, plain",
+        "note: the question text: left out of the HTML: a script",
+        "note: option 1's feedback: left out of the HTML: a sound",
+    ]
+    media = questions["losses-media"]
+    assert "heads.png" not in media.prompt and "example.org" not in media.prompt
+    assert media.choices[0].why == "Listen again."
+
+
+def test_unknown_formats_bad_ids_and_literal_placeholders_are_reported(losses: tuple) -> None:
+    code, report, questions = losses
+    assert code == 1
+    [unknown] = report[_line_of("Unknown format")]
+    assert unknown.startswith("note: the question text: [latex] is not a GIFT text format")
+    assert questions["losses-unknown-format"].prompt.startswith("[latex]Is $d_k$")
+    [bad_id] = report[_line_of("Bad id")]
+    assert bad_id.startswith("note: [id:Not Valid!] is not a quizapp id")
+    assert "losses-bad-id" in questions
+    [placeholder] = report[_line_of("Literal placeholder")]
+    assert placeholder.startswith("skipped: the text holds the literal {d_k}, which quizapp")
+
+
+def test_every_gift_escape_reads_as_the_character(losses: tuple) -> None:
+    _, report, questions = losses
+    escapes = questions["losses-all-escapes"]
+    assert escapes.prompt == "Escapes { } = ~ # : and \\ read as written"
+    assert [(c.text, c.why) for c in escapes.choices] == [
+        ("a~b", None),
+        ("c#d", "why = e"),
+        ("f:g", None),
+    ]
+    assert _line_of("All escapes") not in report
