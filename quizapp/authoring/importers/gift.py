@@ -24,7 +24,8 @@ The grammar, as Moodle documents it (the examples are quizapp's own):
                                     option gets partial credit in Moodle; quizapp has none,
                                     so it is wrong here (reported as a note)
     {~%50%a ~%50%b ~%-100%c}        multiple answers (weights, no `=`): multiple_choice, the
-                                    options with a positive weight are the correct ones
+                                    options with a positive weight are the correct ones; a
+                                    penalty (a negative weight) is a note, its option wrong
     {T} {TRUE} {F} {FALSE}          true/false; `{T#if answered wrongly#if answered rightly}`
     {#8:0.5} {#7.5..8.5}            numeric, with a tolerance or as a range
     {#=8:0 =%0%16#why ~#wrong}      numeric with several answers: the full-credit one is the
@@ -38,6 +39,8 @@ The grammar, as Moodle documents it (the examples are quizapp's own):
   block is the general feedback, which becomes the explanation.
 - Text after the block makes a missing-word question: the block's place shows `_____`.
 - `\~ \= \# \{ \} \:` and `\\` write the character itself, `\n` a line break.
+- What does not make it into the bank is a note at the question's FILE:LINE: penalties, what
+  HTML loses (importers.html_losses), Moodle's files, unknown [format]s, an invalid [id:].
 """
 
 from __future__ import annotations
