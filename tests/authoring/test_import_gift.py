@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.authoring.importers.common import build_deck, default_deck_info
 from quizapp.authoring.importers.gift import parse_gift
 from quizapp.bank import (
     ChoiceQuestion,
@@ -371,3 +372,34 @@ def test_every_gift_escape_reads_as_the_character(losses: tuple) -> None:
         ("f:g", None),
     ]
     assert _line_of("All escapes") not in report
+
+
+def _question_starts(path: Path) -> set[int]:
+    """The line each question of a GIFT file starts on, found without the importer: the first
+    line of each run between blank lines that is neither a comment nor a $CATEGORY."""
+    starts: set[int] = set()
+    in_block = False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text:
+            in_block = False
+        elif not in_block and not text.startswith("//"):
+            in_block = True
+            if not text.startswith("$CATEGORY:"):
+                starts.add(number)
+            else:
+                in_block = False  # the line after it may start a question
+    return starts
+
+
+@pytest.mark.parametrize(
+    "path", [EVERY_KIND, LOSSES, Path(__file__).parent / "data" / "gift" / "moodle_shapes.gift"]
+)
+def test_every_question_in_the_file_is_imported_or_reported(path: Path) -> None:
+    source = parse_gift(path.read_text(encoding="utf-8"), "t.gift")
+    built = build_deck(source, default_deck_info("t.gift"))
+    imported = {draft.where for draft in source.drafts} - {s.where for s in built.skipped}
+    reported = {s.where for s in built.skipped}
+    assert not imported & reported
+    assert {int(w.split(":")[1]) for w in imported | reported} == _question_starts(path)
+    assert len(imported) == len(built.imported) > 0
