@@ -92,11 +92,9 @@ def _as_gift_carries(question: Question, values: dict[str, object] | None) -> di
 
 
 def _back(question: Question) -> dict[str, Any]:
-    return _as_gift_carries(
-        question, None
-    ) | (  # the reimported question has no compute: its explanation is as written
-        {"explanation": question.explanation}
-    )
+    """A reimported question in the same terms; it has no compute, so its explanation is
+    compared as it reads (the computation's line included)."""
+    return _as_gift_carries(question, None) | {"explanation": question.explanation}
 
 
 def test_the_shipped_bank_round_trips_through_gift(tmp_path: Path) -> None:
