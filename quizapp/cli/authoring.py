@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli.export_gift import GIFT_EPILOG
 from quizapp.cli.export_order import EXPORT_ORDER_EPILOG, add_export_order_options, export_order
 
 AUTHORING_COMMANDS = frozenset({"new", "import", "export"})
@@ -59,6 +60,7 @@ links are not followed: a link at FILE is refused, live or dangling (the rename 
 replace the link, not its target), and so are folders, devices, FIFOs and sockets, even
 with --force."""
 _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
+_EXPORT_EPILOG = _EXPORT_EPILOG.replace("\nQuestions with", GIFT_EPILOG + "\nQuestions with")
 _EXPORT_EPILOG += "\n" + EXPORT_ORDER_EPILOG + "\n\n" + _OUT_RULES + "\n"
 # Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
 IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
@@ -171,7 +173,7 @@ def add_authoring_commands(
         epilog=_EXPORT_EPILOG,
         formatter_class=raw,
     )
-    export.add_argument("--format", required=True, choices=["csv", "json", "anki"])
+    export.add_argument("--format", required=True, choices=["csv", "json", "anki", "gift"])
     export.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled bank)"
     )
@@ -199,13 +201,13 @@ def add_authoring_commands(
     export.add_argument(
         "--no-eval",
         action="store_true",
-        help="anki: do not run computations for keys written as `from:` (no torch import)",
+        help="anki, gift: do not run computations for keys written as `from:` (no torch import)",
     )
     add_export_order_options(export)
     export.add_argument(
         "--no-cache",
         action="store_true",
-        help="anki: run computations afresh, not from results kept by earlier runs "
+        help="anki, gift: run computations afresh, not from results kept by earlier runs "
         "(QUIZAPP_NO_CACHE=1 does the same)",
     )
 
@@ -476,16 +478,21 @@ def _export(args: argparse.Namespace) -> int:
             return _error("export", f"--previous {exc}")
     else:
         order = export_order(args)
+        exported, tail = len(questions), ""
         if args.format == "csv":
             data = ex.csv_file_bytes(ex.export_csv(questions, order), bom=not args.no_bom)
+        elif args.format == "gift":
+            from quizapp.cli.export_gift import gift_data
+
+            data, exported, tail = gift_data(args, bank.decks, order)
         else:
             data = ex.export_json(questions, bank.decks, order).encode("utf-8")
         if out is None:
             _write_stdout(data)
         else:
             write_output(out, data, replace=args.force)
-        summary = f"{len(questions)} question(s) exported" + (
-            f" to {terminal_safe(out)}" if out else ""
+        summary = (
+            f"{exported} question(s) exported" + (f" to {terminal_safe(out)}" if out else "") + tail
         )
     if bank.errors:
         print(

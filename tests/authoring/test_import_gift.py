@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.authoring.importers.common import build_deck, default_deck_info
 from quizapp.authoring.importers.gift import parse_gift
 from quizapp.bank import (
     ChoiceQuestion,
@@ -146,8 +147,15 @@ def test_every_skipped_item_is_reported_once_with_its_line_and_reason(
     assert "2 options are marked =" in reasons[68]
     assert reasons[71] == "a question needs 2 to 9 choices, not 10"  # lint's own message
     assert "no closing }" in reasons[73]
-    notes = [line for line in stderr.splitlines() if ": note: " in line]
-    assert len(notes) == 1 and "every_kind.gift:32:" in notes[0] and "50% credit" in notes[0]
+    notes = {
+        int(line.split(":")[1]): line.split(": note: ")[1]
+        for line in stderr.splitlines()
+        if ": note: " in line
+    }
+    assert sorted(notes) == [8, 16, 32]
+    assert notes[8] == "the title 'Heads in the base model' is left out: [id:heads-base] names it"
+    assert notes[16].startswith("the penalty of option 3 (-100%): quizapp scores a multiple-choice")
+    assert "50% credit" in notes[32]
     summary = stderr.splitlines()[-1]
     assert summary.startswith("quizapp import: 10 question(s) imported to ")
     assert summary.endswith("; 8 item(s) skipped")
@@ -278,3 +286,120 @@ def test_the_guides_gift_example_imports_as_it_says() -> None:
         "Check what softmax normalises.",
     )
     assert width["answer"] == {"value": 64, "tolerance": 0.5}
+
+
+# -- nothing dropped without a word (issue 22) -----------------------------------------------
+
+LOSSES = Path(__file__).parent / "data" / "gift" / "losses.gift"
+
+
+def _line_of(title: str) -> int:
+    lines = LOSSES.read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if line.startswith(f"::{title}::"))
+
+
+@pytest.fixture(scope="module")
+def losses(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[int, list[str]], dict]:
+    """The losses fixture imported through the command: (exit code, report lines by line
+    number as 'note: ...' or 'skipped: ...', the questions by id)."""
+    out = tmp_path_factory.mktemp("losses") / "losses.yaml"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["import", str(LOSSES), "--out", str(out), "--no-default-bank"])
+    report: dict[int, list[str]] = {}
+    for line in err.getvalue().splitlines():
+        if line.startswith(f"{LOSSES}:"):
+            number, _, rest = line[len(f"{LOSSES}:") :].partition(": ")
+            report.setdefault(int(number), []).append(rest)
+    deck, diagnostics = load_file(out)
+    assert deck is not None, diagnostics
+    return code, report, {q.id: q for q in deck.questions}
+
+
+def test_negative_weights_are_reported_as_the_scoring_they_become(losses: tuple) -> None:
+    _, report, questions = losses
+    multi = questions["losses-penalty-multi"]
+    assert [c.correct for c in multi.choices] == [True, True, False, False]
+    assert multi.tags == ("import-losses",)  # the category written right above it
+    assert report[_line_of("Penalty multi")] == [
+        "note: the penalty of option 3 (-50%), option 4 (-100%): quizapp scores a "
+        "multiple-choice answer all or nothing, so picking a penalised option makes the "
+        "answer wrong and picking only some right ones earns nothing (Moodle gives partial "
+        "credit for both)"
+    ]
+    [single] = report[_line_of("Penalty single")]
+    assert single.startswith("note: the penalty of option 2 (-50%) is left out")
+
+
+def test_html_media_links_and_files_are_each_named(losses: tuple) -> None:
+    _, report, questions = losses
+    assert report[_line_of("Media")] == [
+        "note: the question text: a file Moodle keeps beside the question ('heads.png'), "
+        "not in this file",
+        "note: the question text: left out of the HTML: an image",
+        "note: the question text: left out of the HTML: a link address "
+        "('https://example.org/heads'); the link text is kept",
+        "note: the question text: left out of the HTML: a superscript mark; the marked text "
+        "is kept, plain",
+        "note: the question text: left out of the HTML: a script",
+        "note: option 1's feedback: left out of the HTML: a sound",
+    ]
+    media = questions["losses-media"]
+    assert "heads.png" not in media.prompt and "example.org" not in media.prompt
+    assert media.choices[0].why == "Listen again."
+
+
+def test_unknown_formats_bad_ids_and_literal_placeholders_are_reported(losses: tuple) -> None:
+    code, report, questions = losses
+    assert code == 1
+    [unknown] = report[_line_of("Unknown format")]
+    assert unknown.startswith("note: the question text: [latex] is not a GIFT text format")
+    assert questions["losses-unknown-format"].prompt.startswith("[latex]Is $d_k$")
+    [bad_id] = report[_line_of("Bad id")]
+    assert bad_id.startswith("note: [id:Not Valid!] is not a quizapp id")
+    assert "losses-bad-id" in questions
+    [placeholder] = report[_line_of("Literal placeholder")]
+    assert placeholder.startswith("skipped: the text holds the literal {d_k}, which quizapp")
+
+
+def test_every_gift_escape_reads_as_the_character(losses: tuple) -> None:
+    _, report, questions = losses
+    escapes = questions["losses-all-escapes"]
+    assert escapes.prompt == "Escapes { } = ~ # : and \\ read as written"
+    assert [(c.text, c.why) for c in escapes.choices] == [
+        ("a~b", None),
+        ("c#d", "why = e"),
+        ("f:g", None),
+    ]
+    assert _line_of("All escapes") not in report
+
+
+def _question_starts(path: Path) -> set[int]:
+    """The line each question of a GIFT file starts on, found without the importer: the first
+    line of each run between blank lines that is neither a comment nor a $CATEGORY."""
+    starts: set[int] = set()
+    in_block = False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text:
+            in_block = False
+        elif not in_block and not text.startswith("//"):
+            in_block = True
+            if not text.startswith("$CATEGORY:"):
+                starts.add(number)
+            else:
+                in_block = False  # the line after it may start a question
+    return starts
+
+
+@pytest.mark.parametrize(
+    "path", [EVERY_KIND, LOSSES, Path(__file__).parent / "data" / "gift" / "moodle_shapes.gift"]
+)
+def test_every_question_in_the_file_is_imported_or_reported(path: Path) -> None:
+    source = parse_gift(path.read_text(encoding="utf-8"), "t.gift")
+    built = build_deck(source, default_deck_info("t.gift"))
+    imported = {draft.where for draft in source.drafts} - {s.where for s in built.skipped}
+    reported = {s.where for s in built.skipped}
+    assert not imported & reported
+    assert {int(w.split(":")[1]) for w in imported | reported} == _question_starts(path)
+    assert len(imported) == len(built.imported) > 0

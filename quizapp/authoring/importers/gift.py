@@ -24,7 +24,8 @@ The grammar, as Moodle documents it (the examples are quizapp's own):
                                     option gets partial credit in Moodle; quizapp has none,
                                     so it is wrong here (reported as a note)
     {~%50%a ~%50%b ~%-100%c}        multiple answers (weights, no `=`): multiple_choice, the
-                                    options with a positive weight are the correct ones
+                                    options with a positive weight are the correct ones; a
+                                    penalty (a negative weight) is a note, its option wrong
     {T} {TRUE} {F} {FALSE}          true/false; `{T#if answered wrongly#if answered rightly}`
     {#8:0.5} {#7.5..8.5}            numeric, with a tolerance or as a range
     {#=8:0 =%0%16#why ~#wrong}      numeric with several answers: the full-credit one is the
@@ -38,6 +39,8 @@ The grammar, as Moodle documents it (the examples are quizapp's own):
   block is the general feedback, which becomes the explanation.
 - Text after the block makes a missing-word question: the block's place shows `_____`.
 - `\~ \= \# \{ \} \:` and `\\` write the character itself, `\n` a line break.
+- What does not make it into the bank is a note at the question's FILE:LINE: penalties, what
+  HTML loses (importers.html_losses), Moodle's files, unknown [format]s, an invalid [id:].
 """
 
 from __future__ import annotations
@@ -58,8 +61,10 @@ from quizapp.authoring.importers.common import (
     no_explanation,
     tag_of,
 )
+from quizapp.authoring.importers.html_losses import file_references, html_losses
 from quizapp.authoring.importers.html_text import html_to_markdown, looks_like_html
 from quizapp.bank import fields as F
+from quizapp.bank.variants import PLACEHOLDER
 
 # Escaped characters stand in as private-use characters while the block is parsed, so that
 # `\{` can never open an answer block; `restore` turns them back afterwards.
@@ -118,17 +123,25 @@ def _blocks(text: str) -> Iterator[_Block]:
         yield block
 
 
-def _with_format(raw: str, default: str) -> tuple[str, str]:
-    """`[format]text` → (text as Markdown, format). Escapes are restored here, last."""
+def _with_format(raw: str, default: str, lost: list[str], part: str) -> tuple[str, str]:
+    """`[format]text` → (text as Markdown, format). Escapes are restored here, last. What the
+    conversion leaves out is added to `lost`, each phrase starting with `part` ("option 2")."""
     raw = raw.strip()
     fmt = default
-    match = re.match(r"\[([a-z]+)\]", raw)
+    match = re.match(r"\[([^\]]*)\]", raw)
     if match and match.group(1) in _FORMATS:
         fmt = match.group(1)
         raw = raw[match.end() :]
+    elif match and re.fullmatch(r"[a-z]+", match.group(1)):
+        lost.append(
+            f"{part}: [{match.group(1)}] is not a GIFT text format (html, markdown, moodle, "
+            "plain), so it stays in the text, as Moodle keeps it"
+        )
     text = restore(raw)
+    lost.extend(f"{part}: {phrase}" for phrase in file_references(text))
     # Moodle's own auto-format (the default) lets HTML through too; plain text never does.
     if fmt == "html" or (fmt == "moodle" and looks_like_html(text)):
+        lost.extend(f"{part}: left out of the HTML: {phrase}" for phrase in html_losses(text))
         text = html_to_markdown(text)
     return text.strip(), fmt
 
@@ -158,6 +171,7 @@ class _Question:
     fmt: str
     answers: str  # the block's content, escapes still standing in
     feedback: str | None  # the general feedback
+    lost: list[str] = field(default_factory=list)  # what the texts' conversion left out
 
 
 def parse_gift(text: str, source: str) -> SourceResult:
@@ -173,11 +187,18 @@ def parse_gift(text: str, source: str) -> SourceResult:
             continue
         body = _escape(block.text).strip()
         if body.startswith("$CATEGORY:"):
-            category = restore(body[len("$CATEGORY:") :]).strip()
-            continue
+            first, _, rest = body.partition("\n")
+            category = restore(first[len("$CATEGORY:") :]).strip()
+            if not rest.strip():
+                continue
+            # Moodle would read the lines after it as part of the category's name; a question
+            # written right under its category is meant as a question.
+            block = _Block(block.line + 1, rest, block.comments)
+            body, where = rest.strip(), f"{source}:{block.line}"
         try:
             question = _split(body, f"{Path(source).name}:{block.line}")
             mapping, notes = _mapping(question)
+            _refuse_placeholders(mapping)
         except _Skip as skip:
             result.skipped.append(Skipped(where, str(skip)))
             continue
@@ -185,9 +206,41 @@ def parse_gift(text: str, source: str) -> SourceResult:
         given = _comment_value(block.comments, "id")
         if given and _ID.match(given) and len(given) <= F.ID_MAX_LENGTH:
             mapping = {"id": given, **mapping}
+            if question.title and question.title != given:
+                notes.append(f"the title '{question.title}' is left out: [id:{given}] names it")
+        elif given:
+            notes.append(
+                f"[id:{given}] is not a quizapp id (lowercase letters, digits and hyphens, at "
+                f"most {F.ID_MAX_LENGTH} characters), so the id is made from the "
+                + ("title" if question.title else "text")
+            )
         result.drafts.append(Draft(where, mapping, question.title or question.prompt))
-        result.notes.extend(Skipped(where, note) for note in notes)
+        result.notes.extend(Skipped(where, note) for note in dict.fromkeys(notes))
     return result
+
+
+def _texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+
+
+def _refuse_placeholders(mapping: dict[str, Any]) -> None:
+    """A literal `{name}` (written `\\{name\\}` in GIFT) would be read by quizapp as a
+    placeholder of a parameterized question (`vary:`), which an import cannot make."""
+    for text in _texts(mapping):
+        match = next((m for m in PLACEHOLDER.finditer(text) if m.group(1)), None)
+        if match:
+            raise _Skip(
+                f"the text holds the literal {match.group(0)}, which quizapp reads as a "
+                "placeholder of a parameterized question (vary:), so it cannot be imported "
+                "as written: reword it without the braces"
+            )
 
 
 def _comment_value(comments: list[str], key: str) -> str | None:
@@ -234,19 +287,25 @@ def _split(body: str, origin: str) -> _Question:
     before, after = body[:start], body[finish + 1 :]
     answers = body[start + 1 : finish].strip()
     prompt_raw = before + BLANK + after if after.strip() else before  # missing word
-    prompt, fmt = _with_format(prompt_raw, "moodle")
+    lost: list[str] = []
+    prompt, fmt = _with_format(prompt_raw, "moodle", lost, "the question text")
     feedback = None
     split = answers.rfind("####")
     if split != -1:
-        feedback, _ = _with_format(answers[split + 4 :], fmt)
+        feedback, _ = _with_format(answers[split + 4 :], fmt, lost, "the general feedback")
         answers = answers[:split].strip()
     if not prompt:
         raise _Skip("the question has no text")
-    return _Question(origin, title, prompt, fmt, answers, feedback or None)
+    return _Question(origin, title, prompt, fmt, answers, feedback or None, lost)
 
 
 def _mapping(q: _Question) -> tuple[dict[str, Any], list[str]]:
     """The bank mapping of a question, and notes on what it could not keep."""
+    mapping, notes = _typed(q)
+    return mapping, [*q.lost, *notes]
+
+
+def _typed(q: _Question) -> tuple[dict[str, Any], list[str]]:
     answers = q.answers
     if answers == "":
         raise _Skip("an essay question (an empty {}): quizapp has no free-text type")
@@ -282,6 +341,7 @@ def _choice(q: _Question) -> tuple[dict[str, Any], list[str]]:
     if not items[0].strip():
         items = items[1:]
     notes: list[str] = []
+    penalties: list[str] = []  # "option 3 (-100%)"
     choices: list[dict[str, Any]] = []
     for n, item in enumerate(items, start=1):
         item = item.strip()
@@ -293,8 +353,8 @@ def _choice(q: _Question) -> tuple[dict[str, Any], list[str]]:
             weight = float(match.group(1))
             item = item[match.end() :]
         text_raw, _, why_raw = item.partition("#")
-        text, _ = _with_format(text_raw, q.fmt)
-        why, _ = _with_format(why_raw, q.fmt)
+        text, _ = _with_format(text_raw, q.fmt, q.lost, f"option {n}")
+        why, _ = _with_format(why_raw, q.fmt, q.lost, f"option {n}'s feedback")
         if not text:
             raise _Skip(f"option {n} is empty")
         correct = weight >= 100 if single else weight > 0
@@ -303,6 +363,8 @@ def _choice(q: _Question) -> tuple[dict[str, Any], list[str]]:
                 f"option {n} gets {weight:g}% partial credit in Moodle; quizapp has no "
                 "partial credit, so it counts as wrong"
             )
+        if weight < 0:
+            penalties.append(f"option {n} ({weight:g}%)")
         choice: dict[str, Any] = {"text": text}
         if correct:
             choice["correct"] = True
@@ -317,16 +379,34 @@ def _choice(q: _Question) -> tuple[dict[str, Any], list[str]]:
         )
     if not single and right == 0:
         raise _Skip("no option has a positive weight, so none is correct")
+    if penalties:
+        notes.append(_penalty_note(penalties, single))
     question = _base(q, "single_choice" if single else "multiple_choice")
     question["choices"] = choices
     question["explanation"] = _explanation(q)
     return question, notes
 
 
+def _penalty_note(penalties: list[str], single: bool) -> str:
+    """What Moodle's negative weights become: quizapp has no partial credit, so a penalised
+    option is simply a wrong one, and picking it makes the whole answer wrong."""
+    which = ", ".join(penalties)
+    if single:
+        return (
+            f"the penalty of {which} is left out: quizapp has no partial credit, and picking "
+            "any wrong option of a single-choice question is simply wrong"
+        )
+    return (
+        f"the penalty of {which}: quizapp scores a multiple-choice answer all or nothing, so "
+        "picking a penalised option makes the answer wrong and picking only some right ones "
+        "earns nothing (Moodle gives partial credit for both)"
+    )
+
+
 def _true_false(q: _Question, answer: bool) -> dict[str, Any]:
-    parts = q.answers.split("#", 2)
-    wrong = _with_format(parts[1], q.fmt)[0] if len(parts) > 1 else ""
-    right = _with_format(parts[2], q.fmt)[0] if len(parts) > 2 else ""
+    parts = [*q.answers.split("#", 2), "", ""]
+    wrong = _with_format(parts[1], q.fmt, q.lost, "the wrong answer's feedback")[0]
+    right = _with_format(parts[2], q.fmt, q.lost, "the right answer's feedback")[0]
     question = _base(q, "true_false")
     question["answer"] = answer
     # Moodle shows the first feedback to a wrong answer and the second to a right one.
@@ -347,13 +427,13 @@ class _NumericAnswer:
     feedback: str
 
 
-def _numeric_answer(item: str, fmt: str) -> _NumericAnswer:
+def _numeric_answer(item: str, fmt: str, lost: list[str], n: int) -> _NumericAnswer:
     weight = 100.0
     if match := _WEIGHT.match(item):
         weight = float(match.group(1))
         item = item[match.end() :]
     value_raw, _, feedback_raw = item.partition("#")
-    feedback, _ = _with_format(feedback_raw, fmt)
+    feedback, _ = _with_format(feedback_raw, fmt, lost, f"answer {n}'s feedback")
     value_raw = restore(value_raw).strip()
     if value_raw == "*":
         raise _Skip("a numeric answer '*' (anything is right) has no key to check")
@@ -378,13 +458,13 @@ def _numeric(q: _Question) -> tuple[dict[str, Any], list[str]]:
     wrong_feedback = ""
     if "~" in body:
         body, _, rest = body.partition("~")
-        wrong_feedback = _with_format(rest.partition("#")[2], q.fmt)[0]
+        wrong_feedback = _with_format(rest.partition("#")[2], q.fmt, [], "")[0]
     items = [i.strip() for i in body.split("=")]
     if items and not items[0]:
         items = items[1:]
     if not items:
         raise _Skip("the numeric question has no answer")
-    answers = [_numeric_answer(item, q.fmt) for item in items]
+    answers = [_numeric_answer(item, q.fmt, q.lost, n) for n, item in enumerate(items, 1)]
     full = [a for a in answers if a.weight >= 100]
     if not full:
         raise _Skip("no numeric answer gets full credit, so there is no key")
