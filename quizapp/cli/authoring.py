@@ -49,6 +49,13 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
 
+moodle-xml  Moodle's question XML (Question bank > Import > Moodle XML format): a
+       category per deck, ids in <idnumber>, explanations as general feedback, option
+       whys as answer feedback, texts in Moodle's Markdown format. Keys computed
+       `from:` a computation are run and written as numbers (not with --no-eval), and
+       a computed question's feedback names its computation. Flashcards are not
+       written (Moodle has no such type): each is reported with its id.
+
 Questions with errors are left out and reported on stderr (exit 1).
 """
 
@@ -61,7 +68,7 @@ with --force."""
 _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic links are refused"
 _EXPORT_EPILOG += "\n" + EXPORT_ORDER_EPILOG + "\n\n" + _OUT_RULES + "\n"
 # Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
-IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
+IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json", "moodle-xml")
 _FROM_HELP = (
     "the file's format (default: from the extension; a .txt is read as GIFT or as Anki "
     "notes by its content)"
@@ -119,8 +126,9 @@ def add_authoring_commands(
             "exits 2 and writes nothing.\n"
             "Other formats, chosen by the extension or --from (docs/authoring.md has the\n"
             "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
-            "#separator:/#html: headers), Anki packages (.apkg) and quizapp's own JSON export\n"
-            "(.json; a file of several decks needs --out FOLDER). Each item that cannot be\n"
+            "#separator:/#html: headers), Anki packages (.apkg), Moodle XML (.xml: a deck per\n"
+            "category) and quizapp's own JSON export (.json); a file of several decks needs\n"
+            "--out FOLDER. Each item that cannot be\n"
             "imported is reported as WHERE: skipped: reason, and the exit code is 1.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
@@ -171,7 +179,7 @@ def add_authoring_commands(
         epilog=_EXPORT_EPILOG,
         formatter_class=raw,
     )
-    export.add_argument("--format", required=True, choices=["csv", "json", "anki"])
+    export.add_argument("--format", required=True, choices=["csv", "json", "anki", "moodle-xml"])
     export.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled bank)"
     )
@@ -199,13 +207,14 @@ def add_authoring_commands(
     export.add_argument(
         "--no-eval",
         action="store_true",
-        help="anki: do not run computations for keys written as `from:` (no torch import)",
+        help="anki, moodle-xml: do not run computations for keys written as `from:` (no torch "
+        "import)",
     )
     add_export_order_options(export)
     export.add_argument(
         "--no-cache",
         action="store_true",
-        help="anki: run computations afresh, not from results kept by earlier runs "
+        help="anki, moodle-xml: run computations afresh, not from results kept by earlier runs "
         "(QUIZAPP_NO_CACHE=1 does the same)",
     )
 
@@ -474,6 +483,8 @@ def _export(args: argparse.Namespace) -> int:
             summary = _write_anki(args, bank.decks, out)
         except PreviousPackageError as exc:
             return _error("export", f"--previous {exc}")
+    elif args.format == "moodle-xml":
+        summary = _write_moodle_xml(args, bank.decks, out)
     else:
         order = export_order(args)
         if args.format == "csv":
@@ -507,6 +518,33 @@ def _write_stdout(data: bytes) -> None:
     sys.stdout.flush()
     buffer.write(data)
     buffer.flush()
+
+
+def _write_moodle_xml(args: argparse.Namespace, decks: list, out: Path | None) -> str:
+    """Write the Moodle XML; report each question it cannot carry; the summary line."""
+    from quizapp.authoring.anki_package import derived_values
+    from quizapp.authoring.moodle_xml_out import export_moodle_xml
+    from quizapp.authoring.output_file import write_output
+
+    derived = {}
+    if not args.no_eval:
+        from quizapp.authoring.anki_cards import anki_variant
+
+        shown = [anki_variant(q) for deck in decks for q in deck.questions]
+        derived = derived_values(shown, use_cache=not args.no_cache)
+    result = export_moodle_xml(decks, derived=derived, order=export_order(args))
+    for qid, why in result.left_out:
+        print(f"quizapp export: not written: {qid}: {why}", file=sys.stderr)
+    for qid, note in result.notes:
+        print(f"quizapp export: note: {qid}: {note}", file=sys.stderr)
+    data = result.text.encode("utf-8")
+    if out is None:
+        _write_stdout(data)
+    else:
+        write_output(out, data, replace=args.force)
+    where = f" to {terminal_safe(out)}" if out else ""
+    left = f"; {len(result.left_out)} not written (see above)" if result.left_out else ""
+    return f"{len(result.written)} question(s) written{where}{left}"
 
 
 def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
