@@ -6,8 +6,8 @@
     </quiz>
 
 Categories: the first level of a category path after its context (`$course$`, `$module$`,
-`$system$`, `$cat1$`...) and after Moodle 4's `top` is the deck; each deeper level is a tag
-on the questions after it. `$course$/top/Attention/Heads` puts them in the deck `Attention`
+`$system$`, `$cat1$`...), Moodle 4's `top` and Moodle 3's `Default for COURSE` is the deck;
+each deeper level is a tag on the questions after it. `$course$/top/Attention/Heads` puts them in the deck `Attention`
 with the tag `heads`. The category's `<idnumber>` is the deck id when it gives one (quizapp's
 own export writes it), else the id comes from the name; its `<info>` is the deck description.
 Questions before any category form one deck named after the file.
@@ -275,7 +275,10 @@ def _category(element: ET.Element, decks: dict[str | None, MoodleDeck]) -> tuple
     # Moodle writes a / inside a name as //.
     parts = [p.replace("\x00", "/").strip() for p in raw.replace("//", "\x00").split("/")]
     parts = [p for p in parts if p and not (p.startswith("$") and p.endswith("$"))]
+    # Moodle's own containers: 4.x's `top`, then 3.x's automatic `Default for COURSE`.
     if parts and parts[0].lower() == "top":
+        parts = parts[1:]
+    if len(parts) > 1 and parts[0].lower().startswith("default for "):
         parts = parts[1:]
     if not parts:
         return "", []
@@ -342,7 +345,8 @@ def _left_out(element: ET.Element, reader: _Reader) -> None:
         if (element.findtext(f"{tag}/text") or "").strip()
     ]
     if combined:
-        reader.notes.append(f"the {', '.join(combined)} left out: quizapp has none")
+        verb = "is" if len(combined) == 1 else "are"
+        reader.notes.append(f"the {', '.join(combined)} {verb} left out: quizapp has none")
     grade = (element.findtext("defaultgrade") or "1").strip()
     try:
         if float(grade) != 1 and float(grade) > 0:
@@ -508,6 +512,11 @@ def _ordering(element: ET.Element, mapping: dict[str, Any], reader: _Reader) -> 
     select = (element.findtext("selecttype") or "ALL").strip().upper()
     if select not in ("ALL", "0", ""):
         reader.notes.append(f"Moodle shows a subset of the steps ({select}); quizapp shows all")
+    grading = (element.findtext("gradingtype") or "ALL_OR_NOTHING").strip().upper()
+    if grading not in ("ALL_OR_NOTHING", "0", ""):
+        reader.notes.append(
+            f"Moodle's partial grading ({grading}) is dropped: quizapp grades the whole order"
+        )
     mapping["type"] = "ordering"
     mapping["steps"] = steps
 
