@@ -52,6 +52,9 @@ MOODLE_GRADES = {
 }  # fmt: skip
 
 
+Exported = tuple[int, str, Path]
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
     """The shipped bank exported once through the real command: (exit code, stderr, file)."""
@@ -63,7 +66,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
 
 
 @pytest.fixture(scope="module")
-def reimported(exported, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Question]:
+def reimported(exported: Exported, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Question]:
     folder = tmp_path_factory.mktemp("moodle-back")
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
@@ -74,7 +77,7 @@ def reimported(exported, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     return bank.questions
 
 
-def test_export_is_well_formed_with_the_fields_moodle_requires(exported) -> None:
+def test_export_is_well_formed_with_the_fields_moodle_requires(exported: Exported) -> None:
     code, _, out = exported
     assert code == 0
     root = fromstring(out.read_bytes())
@@ -97,7 +100,7 @@ def test_export_is_well_formed_with_the_fields_moodle_requires(exported) -> None
             assert answer.get("fraction") is not None and answer.find("text") is not None
 
 
-def test_multi_select_fractions_are_moodle_grades_summing_to_100(exported) -> None:
+def test_multi_select_fractions_are_moodle_grades_summing_to_100(exported: Exported) -> None:
     root = fromstring(exported[2].read_bytes())
     multis = [q for q in root.findall("question") if q.findtext("single") == "false"]
     assert multis
@@ -110,7 +113,7 @@ def test_multi_select_fractions_are_moodle_grades_summing_to_100(exported) -> No
         assert math.isclose(negative, -100, abs_tol=1e-3)  # ticking every box scores 0
 
 
-def test_flashcards_are_reported_by_id_and_the_count_is_said(exported) -> None:
+def test_flashcards_are_reported_by_id_and_the_count_is_said(exported: Exported) -> None:
     _, err, out = exported
     bank = load_bank([bundled_bank_path()])
     flashcards = [q.id for q in bank.questions.values() if isinstance(q, Flashcard)]
@@ -131,7 +134,9 @@ def _original_questions() -> tuple[dict[str, Question], dict[str, dict[str, obje
     return shown, derived_values(list(shown.values()))
 
 
-def test_round_trip_gives_back_the_same_questions(exported, reimported) -> None:
+def test_round_trip_gives_back_the_same_questions(
+    exported: Exported, reimported: dict[str, Question]
+) -> None:
     originals, derived = _original_questions()
     assert reimported, "nothing came back"
     for qid, back in reimported.items():
@@ -175,7 +180,9 @@ def test_round_trip_gives_back_the_same_questions(exported, reimported) -> None:
             raise AssertionError(f"{qid}: a {q.type.value} came back")
 
 
-def test_round_trip_keeps_every_written_question_and_the_decks(exported, reimported) -> None:
+def test_round_trip_keeps_every_written_question_and_the_decks(
+    exported: Exported, reimported: dict[str, Question]
+) -> None:
     root = fromstring(exported[2].read_bytes())
     written = [q.findtext("idnumber") for q in root.findall("question[@type!='category']")]
     assert sorted(reimported) == sorted(written)
@@ -186,7 +193,9 @@ def test_round_trip_keeps_every_written_question_and_the_decks(exported, reimpor
     assert any(isinstance(q, NumericQuestion) for q in computed)  # a computed key as a number
 
 
-def test_no_eval_leaves_out_computed_keys_and_says_so(capsys, tmp_path: Path) -> None:
+def test_no_eval_leaves_out_computed_keys_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     out = tmp_path / "every.xml"
     code, _, err = cli(
         capsys, "export", "--format", "moodle-xml", "--no-eval", str(EVERY_TYPE), "--out", str(out)

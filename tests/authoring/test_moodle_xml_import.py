@@ -25,6 +25,8 @@ from tests.authoring.helpers import cli
 
 DATA = Path(__file__).parent / "data" / "moodle"
 EVERY_TYPE = DATA / "every_type.xml"
+# (exit code, stderr lines, {deck file name: {question id: question}})
+Imported = tuple[int, list[str], dict[str, dict[str, Question]]]
 
 
 def line_of(marker: str, path: Path = EVERY_TYPE) -> int:
@@ -36,7 +38,7 @@ def line_of(marker: str, path: Path = EVERY_TYPE) -> int:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, list[str], dict]:
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Imported:
     """The fixture imported once through the real command: (exit code, stderr lines,
     {deck file name: {question id: question}})."""
     out = tmp_path_factory.mktemp("moodle")
@@ -52,14 +54,14 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, list[str], 
     return code, err.getvalue().splitlines(), decks
 
 
-def _question(imported: tuple[int, list[str], dict], qid: str) -> Question:
+def _question(imported: Imported, qid: str) -> Question:
     for questions in imported[2].values():
         if qid in questions:
             return questions[qid]
     raise AssertionError(f"{qid} was not imported")
 
 
-def test_top_categories_become_decks_and_deeper_levels_tags(imported) -> None:
+def test_top_categories_become_decks_and_deeper_levels_tags(imported: Imported) -> None:
     _, _, decks = imported
     # `$course$/top/Attention` (idnumber attention) and `$course$/Default for Course 101/Norms`.
     assert set(decks) == {"attention.yaml", "norms.yaml"}
@@ -78,7 +80,7 @@ def test_top_categories_become_decks_and_deeper_levels_tags(imported) -> None:
     assert deck is not None and deck.description == "How **heads** split the work."
 
 
-def test_true_false_keeps_the_key_and_each_answers_feedback(imported) -> None:
+def test_true_false_keeps_the_key_and_each_answers_feedback(imported: Imported) -> None:
     q = _question(imported, "softmax-rows")  # idnumber "Softmax Rows", slugified
     assert isinstance(q, TrueFalseQuestion)
     assert q.answer is True
@@ -88,7 +90,7 @@ def test_true_false_keeps_the_key_and_each_answers_feedback(imported) -> None:
     assert q.explanation == "Softmax normalises each query's scores."
 
 
-def test_single_choice_keys_the_full_credit_option_only(imported) -> None:
+def test_single_choice_keys_the_full_credit_option_only(imported: Imported) -> None:
     q = _question(imported, "heads-base")
     assert isinstance(q, ChoiceQuestion) and q.type.value == "single_choice"
     assert [(c.text, c.correct, c.why) for c in q.choices] == [
@@ -99,7 +101,7 @@ def test_single_choice_keys_the_full_credit_option_only(imported) -> None:
     assert q.prompt == "How many heads does the base model use?"  # the image is gone
 
 
-def test_multi_select_keys_every_positive_fraction(imported) -> None:
+def test_multi_select_keys_every_positive_fraction(imported: Imported) -> None:
     q = _question(imported, "own-matrices")
     assert isinstance(q, ChoiceQuestion) and q.type.value == "multiple_choice"
     assert [c.text for c in q.choices if c.correct] == ["`W_q`", "`W_k`", "`W_v`"]
@@ -108,21 +110,23 @@ def test_multi_select_keys_every_positive_fraction(imported) -> None:
     assert q.explanation == "Each head has its own `W_q`, `W_k` and `W_v`; `W_o` is shared."
 
 
-def test_numerical_keeps_key_tolerance_unit_and_traps(imported) -> None:
+def test_numerical_keeps_key_tolerance_unit_and_traps(imported: Imported) -> None:
     q = _question(imported, "head-width")
     assert isinstance(q, NumericQuestion)
     assert (q.answer.value, q.answer.tolerance, q.answer.unit) == (64, 0.5, "dimensions")
     assert [(t.value, t.why) for t in q.traps] == [(4096, "That multiplies instead of dividing.")]
 
 
-def test_short_answer_with_a_number_becomes_numeric_named_after_its_name(imported) -> None:
+def test_short_answer_with_a_number_becomes_numeric_named_after_its_name(
+    imported: Imported,
+) -> None:
     q = _question(imported, "norms-layernorm-parameters")  # no idnumber: deck id + <name>
     assert isinstance(q, NumericQuestion)
     assert (q.answer.value, q.answer.tolerance) == (1024, None)
     assert [(t.value, t.why) for t in q.traps] == [(512, "That counts the gain only.")]
 
 
-def test_ordering_reads_the_steps_in_their_numbered_order(imported) -> None:
+def test_ordering_reads_the_steps_in_their_numbered_order(imported: Imported) -> None:
     q = _question(imported, "pre-ln-order")
     assert isinstance(q, OrderingQuestion)
     assert [(s.text, s.why) for s in q.steps] == [
@@ -132,7 +136,7 @@ def test_ordering_reads_the_steps_in_their_numbered_order(imported) -> None:
     ]
 
 
-def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported) -> None:
+def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported: Imported) -> None:
     code, lines, _ = imported
     name = str(EVERY_TYPE)
     expected = {
@@ -154,7 +158,7 @@ def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported) -
     assert lines[-1].endswith("; 7 item(s) skipped")
 
 
-def test_every_loss_is_named_in_a_note(imported) -> None:
+def test_every_loss_is_named_in_a_note(imported: Imported) -> None:
     _, lines, _ = imported
     first_choice = line_of('<question type="multichoice">')
     heads = f"{EVERY_TYPE}:{first_choice}: note: "
@@ -182,7 +186,9 @@ def test_xml_files_are_detected_as_moodle_xml(tmp_path: Path) -> None:
     assert detect_format(tmp_path / "bank.xml") == "moodle-xml"
 
 
-def test_deck_options_refuse_a_file_of_several_categories(capsys, tmp_path: Path) -> None:
+def test_deck_options_refuse_a_file_of_several_categories(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, _, err = cli(capsys, "import", str(EVERY_TYPE), "--deck-id", "x", "--no-default-bank")
     assert code == 2
     assert "holds 2 categories (attention, norms)" in err
@@ -224,7 +230,7 @@ _MALFORMED = '<?xml version="1.0"?>\n<quiz>\n  <question type="truefalse">\n</qu
     ids=["billion-laughs", "external-entity", "external-dtd", "deep", "malformed", "not-quiz"],
 )
 def test_hostile_or_broken_xml_is_refused_in_one_line(
-    capsys, tmp_path: Path, content: str, expected: str
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, expected: str
 ) -> None:
     source = tmp_path / "hostile.xml"
     source.write_text(content, encoding="utf-8")
@@ -237,7 +243,9 @@ def test_hostile_or_broken_xml_is_refused_in_one_line(
     assert not out.exists()
 
 
-def test_a_file_over_the_size_bound_is_refused_before_parsing(capsys, tmp_path: Path) -> None:
+def test_a_file_over_the_size_bound_is_refused_before_parsing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     source = tmp_path / "huge.xml"
     with source.open("wb") as handle:  # sparse: no 32 MiB written to disk
         handle.truncate(MAX_XML_BYTES + 1)
@@ -245,3 +253,30 @@ def test_a_file_over_the_size_bound_is_refused_before_parsing(capsys, tmp_path: 
     assert code == 2
     assert err.count("\n") == 1
     assert f"{source} is larger than 32 MiB" in err
+
+
+def test_questions_outside_a_named_category_form_the_files_own_deck(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    question = (
+        '<question type="truefalse"><name><text>{name}</text></name>'
+        '<questiontext format="plain_text"><text>{name} holds.</text></questiontext>'
+        '<answer fraction="100"><text>true</text></answer>'
+        '<answer fraction="0"><text>false</text></answer></question>'
+    )
+    source = tmp_path / "week-one.xml"
+    source.write_text(
+        "<quiz>"
+        + question.format(name="Before")
+        + '<question type="category"><category><text>$course$/top</text></category></question>'
+        + question.format(name="Under top")
+        + '<other><question type="essay"/></other>'  # not <quiz>'s child: not a question
+        + "</quiz>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "deck.yaml"
+    code, _, err = cli(capsys, "import", str(source), "--out", str(out), "--no-default-bank")
+    assert code == 0, err
+    deck, _ = load_file(out)
+    assert deck is not None and deck.id == "week-one"
+    assert [q.id for q in deck.questions] == ["week-one-before", "week-one-under-top"]

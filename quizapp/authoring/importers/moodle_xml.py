@@ -249,7 +249,7 @@ def read_moodle_xml(path: Path, name: str) -> list[MoodleDeck]:
     subtags: list[str] = []
     used_ids: set[str] = set()
     count = 0
-    for element in root.iter("question"):
+    for element in root.findall("question"):  # as Moodle: only <quiz>'s own children
         where = f"{name}:{lines.get(id(element), 0)}"
         qtype = (element.get("type") or "").strip()
         if qtype == "category":
@@ -270,7 +270,11 @@ def read_moodle_xml(path: Path, name: str) -> list[MoodleDeck]:
     return list(decks.values())
 
 
-def _category(element: ET.Element, decks: dict[str | None, MoodleDeck]) -> tuple[str, list[str]]:
+def _category(
+    element: ET.Element, decks: dict[str | None, MoodleDeck]
+) -> tuple[str | None, list[str]]:
+    """The key in `decks` of the category's deck (None: the file's own deck), made on first
+    sight, and the tags its deeper levels give."""
     raw = (element.findtext("category/text") or "").strip()
     # Moodle writes a / inside a name as //.
     parts = [p.replace("\x00", "/").strip() for p in raw.replace("//", "\x00").split("/")]
@@ -281,15 +285,17 @@ def _category(element: ET.Element, decks: dict[str | None, MoodleDeck]) -> tuple
     if len(parts) > 1 and parts[0].lower().startswith("default for "):
         parts = parts[1:]
     if not parts:
-        return "", []
+        return None, []  # `$course$/top` itself: the questions join the file's own deck
     title, rest = parts[0], parts[1:]
-    if title not in decks:
-        given = (element.findtext("idnumber") or "").strip()
-        deck_id = given if re.match(F.ID_PATTERN, given) and len(given) <= F.ID_MAX_LENGTH else None
+    given = (element.findtext("idnumber") or "").strip()
+    valid = re.match(F.ID_PATTERN, given) and len(given) <= F.ID_MAX_LENGTH
+    # Keyed by the deck id, so that two spellings of one name cannot make two decks (files).
+    key = (given if valid else slugify(title)) or None
+    if key not in decks:
         info = _Reader().text(element.find("info"), "category description") or None
-        decks[title] = MoodleDeck(title, deck_id or slugify(title) or None, info, SourceResult())
+        decks[key] = MoodleDeck(title if key else None, key, info, SourceResult())
     tags = [tag for part in rest if (tag := tag_of(part))]
-    return title, tags
+    return key, tags
 
 
 def _question(
