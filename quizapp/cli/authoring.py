@@ -49,12 +49,8 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
 
-moodle-xml  Moodle's question XML (Question bank > Import > Moodle XML format): a
-       category per deck, ids in <idnumber>, explanations as general feedback, option
-       whys as answer feedback, texts in Moodle's Markdown format. Keys computed
-       `from:` a computation are run and written as numbers (not with --no-eval), and
-       a computed question's feedback names its computation. Flashcards are not
-       written (Moodle has no such type): each is reported with its id.
+moodle-xml  Moodle's question XML: a category per deck, ids in <idnumber>, computed
+       keys run and written as numbers; flashcards are reported, not written.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
@@ -484,7 +480,9 @@ def _export(args: argparse.Namespace) -> int:
         except PreviousPackageError as exc:
             return _error("export", f"--previous {exc}")
     elif args.format == "moodle-xml":
-        summary = _write_moodle_xml(args, bank.decks, out)
+        from quizapp.cli.moodle_xml import write_moodle_xml
+
+        summary = write_moodle_xml(args, bank.decks, out)
     else:
         order = export_order(args)
         if args.format == "csv":
@@ -518,33 +516,6 @@ def _write_stdout(data: bytes) -> None:
     sys.stdout.flush()
     buffer.write(data)
     buffer.flush()
-
-
-def _write_moodle_xml(args: argparse.Namespace, decks: list, out: Path | None) -> str:
-    """Write the Moodle XML; report each question it cannot carry; the summary line."""
-    from quizapp.authoring.anki_package import derived_values
-    from quizapp.authoring.moodle_xml_out import export_moodle_xml
-    from quizapp.authoring.output_file import write_output
-
-    derived = {}
-    if not args.no_eval:
-        from quizapp.authoring.anki_cards import anki_variant
-
-        shown = [anki_variant(q) for deck in decks for q in deck.questions]
-        derived = derived_values(shown, use_cache=not args.no_cache)
-    result = export_moodle_xml(decks, derived=derived, order=export_order(args))
-    for qid, why in result.left_out:
-        print(f"quizapp export: not written: {qid}: {why}", file=sys.stderr)
-    for qid, note in result.notes:
-        print(f"quizapp export: note: {qid}: {note}", file=sys.stderr)
-    data = result.text.encode("utf-8")
-    if out is None:
-        _write_stdout(data)
-    else:
-        write_output(out, data, replace=args.force)
-    where = f" to {terminal_safe(out)}" if out else ""
-    left = f"; {len(result.left_out)} not written (see above)" if result.left_out else ""
-    return f"{len(result.written)} question(s) written{where}{left}"
 
 
 def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:

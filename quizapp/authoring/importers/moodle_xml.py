@@ -34,9 +34,9 @@ its option's why. `<idnumber>` (slugified) is the question id, else one is made 
 `@@PLUGINFILE@@` files (`<file>` elements) are left out, and so are hints and the combined
 correct/incorrect feedback; each is named in a note.
 
-The file is untrusted: it must be at most MAX_XML_BYTES, it is parsed by defusedxml with a
-DOCTYPE refused outright (so no entity is ever expanded and nothing external is fetched:
-no billion laughs, no XXE), and nesting and element counts are bounded while parsing.
+The file is untrusted: quizapp.authoring.importers.safe_xml bounds its size, nesting and
+element count and parses it with defusedxml, a DOCTYPE refused outright (so no entity is
+ever expanded and nothing external is fetched: no billion laughs, no XXE).
 """
 
 from __future__ import annotations
@@ -47,9 +47,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import DefusedXMLParser
 
 from quizapp.authoring.importers.common import (
     MAX_ITEMS,
@@ -62,11 +59,8 @@ from quizapp.authoring.importers.common import (
     tag_of,
 )
 from quizapp.authoring.importers.html_text import html_to_markdown, looks_like_html
+from quizapp.authoring.importers.safe_xml import MAX_XML_BYTES, parse_xml
 from quizapp.bank import fields as F
-
-MAX_XML_BYTES = 32 * 1024 * 1024  # embedded base64 files make real exports large
-MAX_DEPTH = 32  # Moodle's own files nest about six deep
-MAX_ELEMENTS = 2_000_000
 
 _UNREPRESENTABLE = {
     "essay": "an essay question: quizapp has no free-text type",
@@ -96,83 +90,6 @@ _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 
 class _Skip(Exception):
     """This question is skipped; the message says why."""
-
-
-class _TooBig(Exception):
-    pass
-
-
-class _LineTarget(ET.TreeBuilder):
-    """Builds the tree, remembering each element's line and refusing deep or huge trees."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parser: Any = None
-        self.lines: dict[int, int] = {}
-        self.depth = 0
-        self.count = 0
-
-    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
-        self.depth += 1
-        self.count += 1
-        if self.depth > MAX_DEPTH:
-            raise _TooBig(f"elements nest more than {MAX_DEPTH} deep")
-        if self.count > MAX_ELEMENTS:
-            raise _TooBig(f"it has more than {MAX_ELEMENTS:,} elements")
-        element = super().start(tag, attrs)
-        self.lines[id(element)] = self.parser.CurrentLineNumber
-        return element
-
-    def end(self, tag: str) -> ET.Element:
-        self.depth -= 1
-        return super().end(tag)
-
-
-def parse_xml(path: Path) -> tuple[ET.Element, dict[int, int]]:
-    """The document's root and each element's line. Raises ImportInputError (one line)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_XML_BYTES:
-            raise ImportInputError(
-                f"{path} is larger than {MAX_XML_BYTES // (1024 * 1024)} MiB; that is not "
-                "a Moodle XML file quizapp imports"
-            )
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_XML_BYTES + 1)
-    except OSError as exc:
-        raise ImportInputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_XML_BYTES:  # it grew since stat
-        raise ImportInputError(f"{path} is larger than {MAX_XML_BYTES // (1024 * 1024)} MiB")
-    target = _LineTarget()
-    parser = DefusedXMLParser(
-        target=target, forbid_dtd=True, forbid_entities=True, forbid_external=True
-    )
-    target.parser = parser.parser
-    try:
-        parser.feed(raw)
-        root = parser.close()
-    except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else 0
-        raise ImportInputError(f"{path}:{line}: not well-formed XML ({_reason(exc)})") from None
-    except DefusedXmlException as exc:
-        line = getattr(target.parser, "CurrentLineNumber", 0)
-        what = "a DOCTYPE" if "DTD" in type(exc).__name__ else "an entity declaration"
-        raise ImportInputError(
-            f"{path}:{line}: the file has {what}, which quizapp never reads "
-            "(entities could expand without bound or fetch files)"
-        ) from None
-    except _TooBig as exc:
-        line = getattr(target.parser, "CurrentLineNumber", 0)
-        raise ImportInputError(f"{path}:{line}: refused: {exc}") from None
-    if root.tag != "quiz":
-        raise ImportInputError(
-            f"{path}: not Moodle XML (the root element is <{root.tag}>, not <quiz>)"
-        )
-    return root, target.lines
-
-
-def _reason(exc: ET.ParseError) -> str:
-    return str(exc).split(":", 1)[0]
 
 
 # -- texts ------------------------------------------------------------------------------------
@@ -527,4 +444,4 @@ def _ordering(element: ET.Element, mapping: dict[str, Any], reader: _Reader) -> 
     mapping["steps"] = steps
 
 
-__all__ = ["MAX_XML_BYTES", "MoodleDeck", "parse_xml", "read_moodle_xml"]
+__all__ = ["MAX_XML_BYTES", "MoodleDeck", "read_moodle_xml"]
