@@ -141,6 +141,8 @@ def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported: I
     name = str(EVERY_TYPE)
     expected = {
         'type="match"': "a matching question: quizapp has no matching type",
+        'type="matching"': "a matching question: quizapp has no matching type",
+        'type="cloze"': "a cloze (embedded answers) question: quizapp has no cloze type",
         'type="essay"': "an essay question: quizapp has no free-text type",
         'type="multianswer"': "a cloze (embedded answers) question: quizapp has no cloze type",
         'type="description"': "a description (text shown between questions), not a question",
@@ -155,7 +157,7 @@ def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported: I
     assert any(":" in line and "a simple calculated question" in line for line in lines)
     assert code == 1
     assert "6 question(s) imported to 2 deck file(s)" in lines[-1]
-    assert lines[-1].endswith("; 7 item(s) skipped")
+    assert lines[-1].endswith("; 9 item(s) skipped")
 
 
 def test_every_loss_is_named_in_a_note(imported: Imported) -> None:
@@ -164,8 +166,8 @@ def test_every_loss_is_named_in_a_note(imported: Imported) -> None:
     heads = f"{EVERY_TYPE}:{first_choice}: note: "
     notes = [line for line in lines if ": note: " in line]
     expected_fragments = [
-        "the file heads.png embedded in the question text is left out",
         "img @@PLUGINFILE@@/heads.png is left out",
+        "the file widths.csv embedded in the general feedback is left out",
         "partial credit (option 2 50%) is dropped",
         "1 hint(s) left out",
         "the correct feedback is left out",

@@ -26,8 +26,9 @@ Questions before any category form one deck named after the file.
                   answer's feedback the step's why
     description   skipped: text shown between questions, with nothing to answer
 
-Every other type (essay, match, multianswer, calculated*, ddwtos, gapselect, ddmarker...) is
-skipped with the reason. `<generalfeedback>` is the explanation; each answer's `<feedback>`
+Every other type (essay, matching, cloze, calculated*, ddwtos, gapselect, ddmarker...) is
+skipped with the reason (Moodle exports `match` as `matching` and `multianswer` as `cloze`;
+both spellings are read). `<generalfeedback>` is the explanation; each answer's `<feedback>`
 its option's why. `<idnumber>` (slugified) is the question id, else one is made from `<name>`.
 `<tags>` are tags. HTML texts become Markdown (quizapp.authoring.importers.html_text);
 `markdown`, `plain_text` and `wiki_like` texts are kept as written. Images, media and
@@ -64,8 +65,10 @@ from quizapp.bank import fields as F
 
 _UNREPRESENTABLE = {
     "essay": "an essay question: quizapp has no free-text type",
+    "matching": "a matching question: quizapp has no matching type",  # `match`, as exported
     "match": "a matching question: quizapp has no matching type",
     "randomsamatch": "a random short-answer matching question: quizapp has no matching type",
+    "cloze": "a cloze (embedded answers) question: quizapp has no cloze type",  # multianswer
     "multianswer": "a cloze (embedded answers) question: quizapp has no cloze type",
     "calculated": "a calculated question: quizapp has no Moodle formulas "
     "(a compute: question is quizapp's way)",
@@ -108,18 +111,22 @@ class _Reader:
             return ""
         fmt = element.get("format", default_format or self.default_format).strip()
         raw = (element.findtext("text") or "").strip()
+        html = fmt not in ("markdown", "plain_text", "wiki_like")
+        referenced: set[str] = set()
+        if html:
+            for tag, src in _MEDIA.findall(raw):
+                referenced.add(src.rpartition("/")[2])
+                self.notes.append(f"the {what}'s {tag.lower()} {src} is left out")
+            for href in _LINK.findall(raw):
+                referenced.add(href.rpartition("/")[2])
+                self.notes.append(f"the {what}'s link to {href} is left out (its text is kept)")
+        if "@@PLUGINFILE@@" in raw and not referenced:
+            self.notes.append(f"the {what} refers to @@PLUGINFILE@@ files, which are left out")
         for file in element.findall("file"):
             name = file.get("name") or "unnamed"
-            self.notes.append(f"the file {name} embedded in the {what} is left out")
-        if fmt in ("markdown", "plain_text", "wiki_like"):
-            return raw
-        for tag, src in _MEDIA.findall(raw):
-            self.notes.append(f"the {what}'s {tag.lower()} {src} is left out")
-        for href in _LINK.findall(raw):
-            self.notes.append(f"the {what}'s link to {href} is left out (its text is kept)")
-        if "@@PLUGINFILE@@" in raw and not _MEDIA.search(raw) and not _LINK.search(raw):
-            self.notes.append(f"the {what} refers to @@PLUGINFILE@@ media, left out")
-        if fmt == "html" or looks_like_html(raw):
+            if name not in referenced:  # else named above already
+                self.notes.append(f"the file {name} embedded in the {what} is left out")
+        if html and (fmt == "html" or looks_like_html(raw)):
             return html_to_markdown(raw).strip()
         return raw
 
