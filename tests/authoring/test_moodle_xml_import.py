@@ -282,3 +282,7 @@ def test_questions_outside_a_named_category_form_the_files_own_deck(
     deck, _ = load_file(out)
     assert deck is not None and deck.id == "week-one"
     assert [q.id for q in deck.questions] == ["week-one-before", "week-one-under-top"]
+    # No general feedback: the explanation says so, naming the file (not its path) and line.
+    assert deck.questions[0].explanation == (
+        "*No explanation came with this question (imported from Moodle XML, week-one.xml:1).*"
+    )

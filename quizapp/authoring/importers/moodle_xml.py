@@ -247,7 +247,9 @@ def _question(
     explanation = reader.text(element.find("generalfeedback"), "general feedback")
     key_feedback = mapping.pop("_key_feedback", None)
     explanation = "\n\n".join(p for p in (explanation, key_feedback) if p)
-    mapping["explanation"] = explanation or no_explanation(f"imported from Moodle XML, {where}")
+    # The file's name, not its path: the text goes into the deck.
+    origin = f"{Path(where.rsplit(':', 1)[0]).name}:{where.rsplit(':', 1)[1]}"
+    mapping["explanation"] = explanation or no_explanation(f"imported from Moodle XML, {origin}")
     tags = list(subtags)
     for tag_text in element.findall("tags/tag/text"):
         tag = tag_of(tag_text.text or "")
