@@ -49,8 +49,9 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
 
-moodle-xml  Moodle's question XML: a category per deck, ids in <idnumber>, computed
-       keys run and written as numbers; flashcards are reported, not written.
+moodle-xml
+       Moodle's question XML: a category per deck, ids in <idnumber>, computed keys
+       run and written as numbers; flashcards are reported, not written.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """
@@ -124,8 +125,8 @@ def add_authoring_commands(
             "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
             "#separator:/#html: headers), Anki packages (.apkg), Moodle XML (.xml: a deck per\n"
             "category) and quizapp's own JSON export (.json); a file of several decks needs\n"
-            "--out FOLDER. Each item that cannot be\n"
-            "imported is reported as WHERE: skipped: reason, and the exit code is 1.\n\n"
+            "--out FOLDER. Each item that cannot be imported is reported as WHERE: skipped:\n"
+            "reason, and the exit code is 1.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
