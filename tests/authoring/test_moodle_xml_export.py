@@ -24,8 +24,9 @@ from quizapp.bank import (
     TrueFalseQuestion,
     bundled_bank_path,
     load_bank,
+    load_file,
 )
-from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER
+from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
 from quizapp.cli import main
 from tests.authoring.helpers import cli
 
@@ -206,3 +207,31 @@ def test_no_eval_leaves_out_computed_keys_and_says_so(
     ids = [q.findtext("idnumber") for q in fromstring(out.read_bytes()).findall("question")]
     assert "et-numeric-value" in ids and "et-numeric-from" not in ids
     assert "et-ordering" in ids and "et-flashcard" not in ids
+
+
+@pytest.mark.parametrize(
+    ("flags", "order"),
+    [((), ExportOrder()), (("--seed", "7"), ExportOrder(seed=7)), (("--no-shuffle",), None)],
+    ids=["default", "seed", "no-shuffle"],
+)
+def test_options_are_listed_in_the_export_order(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    flags: tuple[str, ...],
+    order: ExportOrder | None,
+) -> None:
+    out = tmp_path / "every.xml"
+    argv = ("export", "--format", "moodle-xml", "--no-eval", str(EVERY_TYPE), "--out", str(out))
+    assert cli(capsys, *argv, *flags)[0] == 0
+    deck, _ = load_file(EVERY_TYPE)
+    assert deck is not None
+    root = fromstring(out.read_bytes())
+    for question in deck.questions:
+        if not isinstance(question, ChoiceQuestion):
+            continue
+        element = root.find(f"question[idnumber='{question.id}']")
+        assert element is not None
+        written = [a.findtext("text") for a in element.findall("answer")]
+        indexes = range(len(question.choices)) if order is None else order.of_choices(question)
+        assert written == [question.choices[i].text for i in indexes]
+        assert element.findtext("shuffleanswers") == ("true" if question.shuffle else "false")
