@@ -15,8 +15,8 @@ Each draw d holds:
   shared by every question (a student who forgets faster than the model does so everywhere),
   e_dq is the question's own. x_d is drawn from its **posterior** given the checked answers
   (`forgetting_posterior`): a grid of LOG_RATE_POINTS values of log c, the prior
-  N(0, FORGETTING_SPREAD²) times the likelihood of every checked answer (an evidence answer on
-  a card that had a memory state before it), each right with the chance the forecast itself
+  N(0, FORGETTING_SPREAD²) times the likelihood of every checked answer (`Check.of`: an
+  evidence answer on a card whose memory state is a day old or more), each right with the chance the forecast itself
   would have given it, p = max(R^c, g) (R the memory model's recall at that moment, g the
   question's guessing floor; clipped to [LIKELIHOOD_FLOOR, 1 - LIKELIHOOD_FLOOR]: no answer is
   ever certain). So the evidence moves the centre, not only the spread: a student whose
@@ -27,7 +27,7 @@ Each draw d holds:
   people do.
   The two parts never count the same answer twice: the ability reads the first attempts
   (a question's first answer ever: no memory state to check), the forgetting reads the
-  checked answers (every later evidence answer), and the two sets are disjoint.
+  checked answers (later evidence answers), and the two sets are disjoint.
 
 Nothing here decides which answers count as evidence: `Evidence` is built from the reviews
 quizapp/srs/readiness.py reads. numpy only (no torch, no textual). Seeded: a report is the
