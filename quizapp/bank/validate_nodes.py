@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from quizapp.bank import fields as F
+from quizapp.bank.bounded import ANY_NUMBER, Bound, OutOfRange, shown
 from quizapp.bank.diagnostics import Diagnostic, Severity
 from quizapp.bank.literal import BANK_TEXT_RULE, forbidden_character, named_character
 from quizapp.bank.model import Location, Scalar
@@ -208,6 +209,16 @@ class NodeReader:
                 + BANK_TEXT_RULE,
             )
             return BAD
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and (math.isfinite(value) if isinstance(value, float) else True)
+            and not ANY_NUMBER.contains(value)
+        ):
+            # Every number from a bank passes here too: none reaches float() or arithmetic huge.
+            message = f"{what} must be {ANY_NUMBER.describe()}, not {shown(value)}"
+            self.report(node, "bad-value", message)
+            return BAD
         return value
 
     def text(self, node: Node, what: str) -> str | None:
@@ -238,7 +249,7 @@ class NodeReader:
         self.report(node, "wrong-type", f"{what} must be true or false, not {describe(node)}")
         return None
 
-    def number(self, node: Node, what: str, minimum: float | None = None) -> float | None:
+    def number(self, node: Node, what: str, bound: Bound = ANY_NUMBER) -> float | None:
         value = self.scalar(node, what)
         if value is BAD:
             return None
@@ -250,10 +261,11 @@ class NodeReader:
         if not math.isfinite(value):
             self.report(node, "bad-value", f"{what} must be a finite number")
             return None
-        if minimum is not None and value < minimum:
-            self.report(node, "bad-value", f"{what} must be at least {minimum:g}, not {value:g}")
+        try:
+            return bound.check(value)
+        except OutOfRange as exc:
+            self.report(node, "bad-value", f"{what} {exc}")
             return None
-        return value
 
     def identifier(self, node: Node, what: str, pattern: re.Pattern[str] = ID_RE) -> str | None:
         value = self.text(node, what)
