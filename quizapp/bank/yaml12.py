@@ -14,7 +14,7 @@ import re
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from quizapp.bank.bounded import MAX_NUMBER_CHARACTERS
+from quizapp.bank.bounded import MAX_NUMBER_CHARACTERS, OutOfRange
 
 # libyaml (the C parser) is ~10× faster; the pure-Python parser is the fallback.
 try:
@@ -169,7 +169,7 @@ def scalar_value(node: ScalarNode) -> str | int | float | bool | None:
         raise ValueError(f"{text!r} is not null")
     if tag in (INT, FLOAT) and len(text) > MAX_NUMBER_CHARACTERS:
         # Counted, not converted: int() of thousands of digits is slow, then refused by Python.
-        raise ValueError(
+        raise OutOfRange(
             f"a number written with {len(text)} characters is out of range "
             f"(at most {MAX_NUMBER_CHARACTERS} characters, magnitude at most 1e100)"
         )
@@ -189,7 +189,7 @@ def scalar_value(node: ScalarNode) -> str | int | float | bool | None:
             return math.nan
         value = float(text.replace("_", ""))
         if math.isinf(value):  # 1e400: finite as written, too large for a float
-            raise ValueError(f"{text} is out of range (magnitude at most 1e100)")
+            raise OutOfRange(f"{text} is out of range (magnitude at most 1e100)")
         return value
     raise ValueError(f"unsupported tag {tag}")
 
