@@ -11,6 +11,9 @@ from quizapp.bank.model import Difficulty, QuestionType
 ID_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
 ID_MAX_LENGTH = 80
 TAG_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
+MAX_DECK_QUESTIONS = 5000  # per deck file: ten times a large exam's pool, and lint stays fast
+# Rows `quizapp import` reads from one CSV by default (--max-rows raises it to a deck's size).
+DEFAULT_CSV_ROWS = 2000
 MAX_TAGS = 64  # per question: a tag is a label, and lint's work grows with their number
 MIN_CHOICES, MAX_CHOICES = 2, 9  # keys 1-9 pick them
 MIN_STEPS, MAX_STEPS = 2, 9
@@ -47,7 +50,12 @@ FILE_FIELDS: dict[str, Field] = {
     "deck": Field("The deck's metadata.", {"$ref": "#/$defs/deck"}, required=True),
     "questions": Field(
         "The deck's questions.",
-        {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/question"}},
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_DECK_QUESTIONS,
+            "items": {"$ref": "#/$defs/question"},
+        },
         required=True,
     ),
 }

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Sequence
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.class_report import add_class_command, run_class
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
@@ -31,20 +31,14 @@ if TYPE_CHECKING:
 DEFAULT_EVAL_TIMEOUT = 10.0
 
 
-def _seconds(text: str) -> float:
-    """A duration in seconds: a finite number, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, 0 or more (0: no limit), not {text!r}"
-        )
-    return value
-
-
 class _Parser(argparse.ArgumentParser):
+    def _get_value(self, action: argparse.Action, arg_string: str) -> object:
+        # No flag means anything when empty: `--out ''` would write nowhere, `--host ''` listen
+        # everywhere. Refused here, for every flag of every command, before its type runs.
+        if action.option_strings and not arg_string.strip():
+            raise argparse.ArgumentError(action, "must not be empty")
+        return super()._get_value(action, arg_string)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse prints the whole usage block; one line naming the problem is easier to act on.
         # The message can quote an argument, which is untrusted text like any other.
@@ -107,7 +101,11 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
         "--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox", **extra
     )
     group.add_argument(
-        "--length", type=int, metavar="N", help="questions per session (default all)", **extra
+        "--length",
+        type=flag_types.SESSION_LENGTH,
+        metavar="N",
+        help="questions per session (default all)",
+        **extra,
     )
     group.add_argument("--no-shuffle", action="store_true", help=NO_SHUFFLE_HELP, **extra)
 
@@ -161,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--eval-timeout",
-        type=_seconds,
+        type=flag_types.EVAL_SECONDS,
         default=DEFAULT_EVAL_TIMEOUT,
         metavar="S",
         help="stop running computations after S seconds in all and warn [eval-budget] "
@@ -224,12 +222,21 @@ def build_parser() -> argparse.ArgumentParser:
         "until you submit, flags and free movement, automatic submission at zero.",
     )
     exam.add_argument(
-        "--questions", type=int, default=20, metavar="N", help="how many (default 20)"
+        "--questions",
+        type=flag_types.QUESTIONS,
+        default=20,
+        metavar="N",
+        help="how many (default 20)",
     )
     exam.add_argument(
-        "--minutes", type=float, metavar="M", help="time allowed (default 1.5 per question)"
+        "--minutes",
+        type=flag_types.EXAM_MINUTES,
+        metavar="M",
+        help="time allowed (default 1.5 per question, at most 600)",
     )
-    exam.add_argument("--seed", type=int, metavar="S", help="the same seed gives the same exam")
+    exam.add_argument(
+        "--seed", type=flag_types.SEED, metavar="S", help="the same seed gives the same exam"
+    )
     add_app_options(exam, on_subcommand=True)
     add_scheduling_options(exam, on_subcommand=True)
 
@@ -241,7 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.add_argument(
-        "--days", type=int, default=30, metavar="N", help="days of history (default 30)"
+        "--days",
+        type=flag_types.HISTORY_DAYS,
+        default=30,
+        metavar="N",
+        help="days of history (default 30)",
     )
     add_app_options(stats, on_subcommand=True)
 

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -77,7 +78,7 @@ def add_forecast_command(commands: argparse._SubParsersAction) -> argparse.Argum
     forecast.add_argument("--json", action="store_true", help="print JSON")
     forecast.add_argument(
         "--questions",
-        type=int,
+        type=flag_types.QUESTIONS,
         default=None,
         metavar="N",
         help="the exam's length (default 20, as quizapp exam)",
