@@ -292,6 +292,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from quizapp.srs.clock import set_now
 
         set_now(args.now)
+    if getattr(args, "exam_date", None) is not None:  # after --now: today is the moved clock's
+        from quizapp.srs.clock import local_today
+        from quizapp.srs.config import exam_date_problem
+
+        problem = exam_date_problem(args.exam_date, local_today())
+        if problem:
+            _innermost_command(parser, args).error(f"argument --exam-date: {problem}")
     try:
         if args.command == "lint":
             from quizapp.cli.lint import run_lint
