@@ -14,6 +14,7 @@ TAG_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
 MAX_DECK_QUESTIONS = 5000  # per deck file: ten times a large exam's pool, and lint stays fast
 # Rows `quizapp import` reads from one CSV by default (--max-rows raises it to a deck's size).
 DEFAULT_CSV_ROWS = 2000
+MAX_TEXT_LENGTH = 20_000  # characters of one text (a prompt, an explanation, an option)
 MAX_TAGS = 64  # per question: a tag is a label, and lint's work grows with their number
 MIN_CHOICES, MAX_CHOICES = 2, 9  # keys 1-9 pick them
 MIN_STEPS, MAX_STEPS = 2, 9

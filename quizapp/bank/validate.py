@@ -84,7 +84,7 @@ class FileValidator(NodeReader):
         if not items:
             self.report(top["questions"][1], "bad-value", "questions must not be empty")
         if len(items) > F.MAX_DECK_QUESTIONS:
-            message = f"{len(items)} questions; a deck has at most {F.MAX_DECK_QUESTIONS}"
+            message = f"{len(items):,} questions; a deck has at most {F.MAX_DECK_QUESTIONS:,}"
             self.report(top["questions"][1], "bad-value", message + " (split it into decks)")
             return None
         questions: list[Question] = []

@@ -236,6 +236,12 @@ class NodeReader:
         if not value.strip():
             self.report(node, "bad-value", f"{what} must not be empty")
             return None
+        if len(value) > F.MAX_TEXT_LENGTH:
+            message = (
+                f"{what} is {len(value):,} characters; a text is at most {F.MAX_TEXT_LENGTH:,}"
+            )
+            self.report(node, "bad-value", message)
+            return None
         return value
 
     def boolean(self, node: Node, what: str) -> bool | None:

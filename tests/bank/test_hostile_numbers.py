@@ -118,3 +118,26 @@ def test_the_most_tags_allowed_load(tmp_path: Path) -> None:
     path.write_text(text.replace("tags: [t]", f"tags: [{tags}]"))
     deck, diagnostics = load_file(path)
     assert deck is not None and len(deck.questions[0].tags) == MAX_TAGS, diagnostics
+
+
+def test_a_text_over_the_limit_is_one_error_at_its_line(tmp_path: Path) -> None:
+    from quizapp.bank.fields import MAX_TEXT_LENGTH
+
+    text = bank_text().replace("prompt: P", "prompt: " + "p" * (MAX_TEXT_LENGTH + 1), 1)
+    errors = located_errors(tmp_path, text)
+    assert len(errors) == 1 and "deck.yaml:5:" in errors[0], errors
+    assert f"a text is at most {MAX_TEXT_LENGTH:,}" in errors[0]
+    at_the_limit = bank_text().replace("prompt: P", "prompt: " + "p" * MAX_TEXT_LENGTH, 1)
+    assert located_errors(tmp_path, at_the_limit) == []
+
+
+def test_a_deck_over_the_size_limit_is_one_error(tmp_path: Path) -> None:
+    from quizapp.bank.fields import MAX_DECK_QUESTIONS
+
+    question = "  - {{id: q{n}, type: flashcard, prompt: P, explanation: E, difficulty: easy, tags: [t], back: B}}\n"
+    text = DECK.format(weight="1") + "".join(
+        question.format(n=n) for n in range(MAX_DECK_QUESTIONS + 1)
+    )
+    errors = located_errors(tmp_path, text)
+    assert len(errors) == 1 and "deck.yaml:3:" in errors[0], errors
+    assert f"a deck has at most {MAX_DECK_QUESTIONS:,}" in errors[0]
