@@ -18,6 +18,8 @@ from quizapp.cli.class_report import add_class_command, run_class
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.options import NO_SHUFFLE_HELP
+from quizapp.cli.parser import QuizappParser as _Parser
+from quizapp.cli.parser import exam_date_problem
 from quizapp.cli.preview import add_preview_command, run_preview
 from quizapp.cli.serve import add_serve_command, run_serve
 
@@ -29,20 +31,6 @@ if TYPE_CHECKING:
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
 # that building the parser (every quizapp run) does not import lint.
 DEFAULT_EVAL_TIMEOUT = 10.0
-
-
-class _Parser(argparse.ArgumentParser):
-    def _get_value(self, action: argparse.Action, arg_string: str) -> object:
-        # No flag means anything when empty: `--out ''` would write nowhere, `--host ''` listen
-        # everywhere. Refused here, for every flag of every command, before its type runs.
-        if action.option_strings and not arg_string.strip():
-            raise argparse.ArgumentError(action, "must not be empty")
-        return super()._get_value(action, arg_string)
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse prints the whole usage block; one line naming the problem is easier to act on.
-        # The message can quote an argument, which is untrusted text like any other.
-        self.exit(2, f"{error_line(self.prog, message)} (see '{self.prog} --help')\n")
 
 
 APP_DEFAULTS: dict[str, object] = {
@@ -292,13 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from quizapp.srs.clock import set_now
 
         set_now(args.now)
-    if getattr(args, "exam_date", None) is not None:  # after --now: today is the moved clock's
-        from quizapp.srs.clock import local_today
-        from quizapp.srs.config import exam_date_problem
-
-        problem = exam_date_problem(args.exam_date, local_today())
-        if problem:
-            _innermost_command(parser, args).error(f"argument --exam-date: {problem}")
+    problem = exam_date_problem(args)  # after --now: today is the moved clock's
+    if problem:
+        _innermost_command(parser, args).error(problem)
     try:
         if args.command == "lint":
             from quizapp.cli.lint import run_lint
@@ -325,12 +309,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in AUTHORING_COMMANDS:
             return run_authoring(args)
         if args.command == "exam":
-            if args.questions < 1:
-                return _usage_error(f"--questions must be at least 1, not {args.questions}")
-            if args.minutes is not None and not 0 < args.minutes <= 600:
-                return _usage_error(
-                    f"--minutes must be more than 0 and at most 600, not {args.minutes:g}"
-                )
             exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
             return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":
@@ -442,8 +420,6 @@ def _checked_app_options(
     problem = problem or no_shuffle_problem(args.command, args.no_shuffle)
     if problem:
         return _usage_error(problem)
-    if args.length is not None and args.length < 1:
-        return _usage_error(f"--length must be at least 1, not {args.length}")
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
