@@ -50,6 +50,8 @@ def test_a_400_digit_exam_weight_is_a_located_lint_error(run_cli, tmp_path: Path
         (["forecast", "--exam-date", "2100-01-01"], "--exam-date: 2100-01-01 is more than 3 years"),
         (["drill", "--exam-date", "2000-01-01"], "--exam-date: 2000-01-01 has passed"),
         (["import", "x.csv", "--max-rows", "0"], "--max-rows: must be a whole number from 1"),
+        (["compute", "head_parallelism", f"d_model={HUGE}"], "d_model: a number written with 401"),
+        (["compute", "head_parallelism", "d_model=1e400"], "d_model: 1e400 is out of range"),
     ],
 )
 def test_hostile_flags_are_one_line_usage_errors(run_cli, tmp_path: Path, args, fragment) -> None:
