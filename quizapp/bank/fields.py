@@ -11,6 +11,11 @@ from quizapp.bank.model import Difficulty, QuestionType
 ID_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
 ID_MAX_LENGTH = 80
 TAG_PATTERN = r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$"
+MAX_DECK_QUESTIONS = 5000  # per deck file: ten times a large exam's pool, and lint stays fast
+# Rows `quizapp import` reads from one CSV by default (--max-rows raises it to a deck's size).
+DEFAULT_CSV_ROWS = 2000
+MAX_TEXT_LENGTH = 20_000  # characters of one text (a prompt, an explanation, an option)
+MAX_TAGS = 64  # per question: a tag is a label, and lint's work grows with their number
 MIN_CHOICES, MAX_CHOICES = 2, 9  # keys 1-9 pick them
 MIN_STEPS, MAX_STEPS = 2, 9
 MIN_VARY_VALUES, MAX_VARY_VALUES = 1, 20
@@ -46,7 +51,12 @@ FILE_FIELDS: dict[str, Field] = {
     "deck": Field("The deck's metadata.", {"$ref": "#/$defs/deck"}, required=True),
     "questions": Field(
         "The deck's questions.",
-        {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/question"}},
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_DECK_QUESTIONS,
+            "items": {"$ref": "#/$defs/question"},
+        },
         required=True,
     ),
 }
@@ -57,8 +67,8 @@ DECK_FIELDS: dict[str, Field] = {
     "topic": Field("The default topic of the deck's questions.", _ID, required=True),
     "domain": Field("The exam domain the deck belongs to.", _TEXT, required=True),
     "exam_weight": Field(
-        "Relative weight of this deck when a mock exam samples by topic (> 0).",
-        {"type": "number", "exclusiveMinimum": 0},
+        "Relative weight of this deck when a mock exam samples by topic (> 0, at most 1000).",
+        {"type": "number", "exclusiveMinimum": 0, "maximum": 1000},
         required=True,
     ),
     "description": Field("A short Markdown description.", _MARKDOWN),
@@ -76,7 +86,12 @@ COMMON_QUESTION_FIELDS: dict[str, Field] = {
     "difficulty": Field("How hard it is.", {"enum": [d.value for d in Difficulty]}, required=True),
     "tags": Field(
         "Short lowercase tags.",
-        {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": TAG_PATTERN}},
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_TAGS,
+            "items": {"type": "string", "pattern": TAG_PATTERN, "maxLength": ID_MAX_LENGTH},
+        },
         required=True,
     ),
     "topic": Field("Overrides the deck's topic.", _ID),

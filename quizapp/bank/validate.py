@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from quizapp.bank import fields as F
+from quizapp.bank.bounded import EXAM_WEIGHT, shown
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import (
     ChoiceQuestion,
@@ -82,6 +83,10 @@ class FileValidator(NodeReader):
             return None
         if not items:
             self.report(top["questions"][1], "bad-value", "questions must not be empty")
+        if len(items) > F.MAX_DECK_QUESTIONS:
+            message = f"{len(items):,} questions; a deck has at most {F.MAX_DECK_QUESTIONS:,}"
+            self.report(top["questions"][1], "bad-value", message + " (split it into decks)")
+            return None
         questions: list[Question] = []
         seen: dict[str, Location] = {}
         for item in items:
@@ -118,6 +123,11 @@ class FileValidator(NodeReader):
             weight = self.number(node_w, "exam_weight")
             if weight is not None and weight <= 0:
                 self.report(node_w, "bad-value", "exam_weight must be greater than 0")
+                weight = None
+            elif weight is not None and not EXAM_WEIGHT.contains(weight):
+                message = f"exam_weight must be {EXAM_WEIGHT.describe()}, not {shown(weight)}"
+                self.report(node_w, "bad-value", message)
+                weight = None
             values["exam_weight"] = weight
         if "description" in found:
             values["description"] = self.text(found["description"][1], "description")
@@ -228,11 +238,17 @@ class FileValidator(NodeReader):
         if not items:
             self.report(node, "bad-value", "tags must list at least one tag")
             return None
-        tags: list[str] = []
+        if len(items) > F.MAX_TAGS:
+            # Refused by its length, before any tag is read: 10**5 tags cost no more than 65.
+            self.report(
+                node, "bad-value", f"{len(items)} tags; a question has at most {F.MAX_TAGS}"
+            )
+            return None
+        tags: dict[str, None] = {}  # ordered, and a repeated tag is found in constant time
         for item in items:
             tag = self.identifier(item, "tag", TAG_RE)
-            if tag is not None and tag not in tags:
-                tags.append(tag)
+            if tag is not None:
+                tags.setdefault(tag)
         return tuple(tags)
 
     def pairs_with(self, node: Node) -> tuple[str, ...] | None:

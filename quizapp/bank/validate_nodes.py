@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from quizapp.bank import fields as F
+from quizapp.bank.bounded import ANY_NUMBER, Bound, OutOfRange, shown
 from quizapp.bank.diagnostics import Diagnostic, Severity
 from quizapp.bank.literal import BANK_TEXT_RULE, forbidden_character, named_character
 from quizapp.bank.model import Location, Scalar
@@ -238,6 +239,16 @@ class NodeReader:
                 + BANK_TEXT_RULE,
             )
             return BAD
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and (math.isfinite(value) if isinstance(value, float) else True)
+            and not ANY_NUMBER.contains(value)
+        ):
+            # Every number from a bank passes here too: none reaches float() or arithmetic huge.
+            message = f"{what} must be {ANY_NUMBER.describe()}, not {shown(value)}"
+            self.report(node, "bad-value", message)
+            return BAD
         if isinstance(value, str):
             if not self._visible(node, value, what, in_id):
                 return BAD
@@ -284,6 +295,12 @@ class NodeReader:
         if not value.strip():
             self.report(node, "bad-value", f"{what} must not be empty")
             return None
+        if len(value) > F.MAX_TEXT_LENGTH:
+            message = (
+                f"{what} is {len(value):,} characters; a text is at most {F.MAX_TEXT_LENGTH:,}"
+            )
+            self.report(node, "bad-value", message)
+            return None
         return value
 
     def boolean(self, node: Node, what: str) -> bool | None:
@@ -297,7 +314,7 @@ class NodeReader:
         self.report(node, "wrong-type", f"{what} must be true or false, not {describe(node)}")
         return None
 
-    def number(self, node: Node, what: str, minimum: float | None = None) -> float | None:
+    def number(self, node: Node, what: str, bound: Bound = ANY_NUMBER) -> float | None:
         value = self.scalar(node, what)
         if value is BAD:
             return None
@@ -309,10 +326,11 @@ class NodeReader:
         if not math.isfinite(value):
             self.report(node, "bad-value", f"{what} must be a finite number")
             return None
-        if minimum is not None and value < minimum:
-            self.report(node, "bad-value", f"{what} must be at least {minimum:g}, not {value:g}")
+        try:
+            return bound.check(value)
+        except OutOfRange as exc:
+            self.report(node, "bad-value", f"{what} {exc}")
             return None
-        return value
 
     def identifier(self, node: Node, what: str, pattern: re.Pattern[str] = ID_RE) -> str | None:
         value = self.text(node, what, in_id=True)

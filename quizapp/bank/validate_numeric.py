@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from quizapp.bank import fields as F
+from quizapp.bank.bounded import NOT_NEGATIVE
 from quizapp.bank.model import ComputeSpec, NumericAnswer, Trap
 from quizapp.bank.validate_nodes import NAME_RE, NodeReader
 from quizapp.bank.yaml12 import Node, ScalarNode
@@ -22,12 +23,12 @@ def read_numeric_answer(
     value = reader.number(found["value"][1], "value") if "value" in found else None
     from_value = reader.identifier(found["from"][1], "from", NAME_RE) if "from" in found else None
     tolerance = (
-        reader.number(found["tolerance"][1], "tolerance", minimum=0)
+        reader.number(found["tolerance"][1], "tolerance", NOT_NEGATIVE)
         if "tolerance" in found
         else None
     )
     relative = (
-        reader.number(found["relative_tolerance"][1], "relative_tolerance", minimum=0)
+        reader.number(found["relative_tolerance"][1], "relative_tolerance", NOT_NEGATIVE)
         if "relative_tolerance" in found
         else None
     )

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Sequence
@@ -13,11 +12,14 @@ from typing import TYPE_CHECKING
 
 from quizapp import __version__
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.class_report import add_class_command, run_class
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.options import NO_SHUFFLE_HELP
+from quizapp.cli.parser import QuizappParser as _Parser
+from quizapp.cli.parser import exam_date_problem
 from quizapp.cli.preview import add_preview_command, run_preview
 from quizapp.cli.serve import add_serve_command, run_serve
 
@@ -29,26 +31,6 @@ if TYPE_CHECKING:
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
 # that building the parser (every quizapp run) does not import lint.
 DEFAULT_EVAL_TIMEOUT = 10.0
-
-
-def _seconds(text: str) -> float:
-    """A duration in seconds: a finite number, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, 0 or more (0: no limit), not {text!r}"
-        )
-    return value
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse prints the whole usage block; one line naming the problem is easier to act on.
-        # The message can quote an argument, which is untrusted text like any other.
-        self.exit(2, f"{error_line(self.prog, message)} (see '{self.prog} --help')\n")
 
 
 APP_DEFAULTS: dict[str, object] = {
@@ -107,7 +89,11 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
         "--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox", **extra
     )
     group.add_argument(
-        "--length", type=int, metavar="N", help="questions per session (default all)", **extra
+        "--length",
+        type=flag_types.SESSION_LENGTH,
+        metavar="N",
+        help="questions per session (default all)",
+        **extra,
     )
     group.add_argument("--no-shuffle", action="store_true", help=NO_SHUFFLE_HELP, **extra)
 
@@ -161,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--eval-timeout",
-        type=_seconds,
+        type=flag_types.EVAL_SECONDS,
         default=DEFAULT_EVAL_TIMEOUT,
         metavar="S",
         help="stop running computations after S seconds in all and warn [eval-budget] "
@@ -224,12 +210,21 @@ def build_parser() -> argparse.ArgumentParser:
         "until you submit, flags and free movement, automatic submission at zero.",
     )
     exam.add_argument(
-        "--questions", type=int, default=20, metavar="N", help="how many (default 20)"
+        "--questions",
+        type=flag_types.QUESTIONS,
+        default=20,
+        metavar="N",
+        help="how many (default 20)",
     )
     exam.add_argument(
-        "--minutes", type=float, metavar="M", help="time allowed (default 1.5 per question)"
+        "--minutes",
+        type=flag_types.EXAM_MINUTES,
+        metavar="M",
+        help="time allowed (default 1.5 per question, at most 600)",
     )
-    exam.add_argument("--seed", type=int, metavar="S", help="the same seed gives the same exam")
+    exam.add_argument(
+        "--seed", type=flag_types.SEED, metavar="S", help="the same seed gives the same exam"
+    )
     add_app_options(exam, on_subcommand=True)
     add_scheduling_options(exam, on_subcommand=True)
 
@@ -241,7 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.add_argument(
-        "--days", type=int, default=30, metavar="N", help="days of history (default 30)"
+        "--days",
+        type=flag_types.HISTORY_DAYS,
+        default=30,
+        metavar="N",
+        help="days of history (default 30)",
     )
     add_app_options(stats, on_subcommand=True)
 
@@ -281,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from quizapp.srs.clock import set_now
 
         set_now(args.now)
+    problem = exam_date_problem(args)  # after --now: today is the moved clock's
+    if problem:
+        _innermost_command(parser, args).error(problem)
     try:
         if args.command == "lint":
             from quizapp.cli.lint import run_lint
@@ -307,12 +309,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in AUTHORING_COMMANDS:
             return run_authoring(args)
         if args.command == "exam":
-            if args.questions < 1:
-                return _usage_error(f"--questions must be at least 1, not {args.questions}")
-            if args.minutes is not None and not 0 < args.minutes <= 600:
-                return _usage_error(
-                    f"--minutes must be more than 0 and at most 600, not {args.minutes:g}"
-                )
             exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
             return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":
@@ -424,8 +420,6 @@ def _checked_app_options(
     problem = problem or no_shuffle_problem(args.command, args.no_shuffle)
     if problem:
         return _usage_error(problem)
-    if args.length is not None and args.length < 1:
-        return _usage_error(f"--length must be at least 1, not {args.length}")
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")

@@ -12,7 +12,9 @@ import contextlib
 import sys
 from pathlib import Path
 
+from quizapp.bank.fields import DEFAULT_CSV_ROWS, MAX_DECK_QUESTIONS
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 from quizapp.cli.export_gift import GIFT_EPILOG
 from quizapp.cli.export_order import EXPORT_ORDER_EPILOG, add_export_order_options, export_order
 
@@ -156,6 +158,14 @@ def add_authoring_commands(
     )
     imp.add_argument("--force", action="store_true", help="replace --out if it is a regular file")
     imp.add_argument(
+        "--max-rows",
+        type=flag_types.whole_number(1, MAX_DECK_QUESTIONS),
+        default=DEFAULT_CSV_ROWS,
+        metavar="N",
+        help=f"refuse a CSV of more than N rows, before importing any (default "
+        f"{DEFAULT_CSV_ROWS:,}, at most {MAX_DECK_QUESTIONS:,}: a deck's size)",
+    )
+    imp.add_argument(
         "--deck-id", metavar="ID", help="the deck id (default: from the CSV's file name)"
     )
     imp.add_argument("--title", metavar="T", help="the deck title (default: from the file name)")
@@ -165,7 +175,7 @@ def add_authoring_commands(
     )
     imp.add_argument(
         "--weight",
-        type=float,
+        type=flag_types.EXAM_WEIGHT,
         metavar="W",
         help=f"the deck's exam weight, > 0 (default {DEFAULT_WEIGHT_HELP}; the bundled decks sum to 1)",
     )
@@ -391,6 +401,7 @@ def _import(args: argparse.Namespace) -> int:
             taken_ids=taken_ids,
             taken_decks=taken_decks,
             delimiter=args.delimiter,
+            max_rows=args.max_rows,
         )
     except CsvInputError as exc:
         return _error("import", str(exc))

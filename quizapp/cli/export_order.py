@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from quizapp.cli import flag_types
+
 if TYPE_CHECKING:
     from quizapp.bank.display_order import ExportOrder
 
@@ -20,7 +22,7 @@ never in the key's order."""
 def add_export_order_options(export: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--seed",
-        type=int,
+        type=flag_types.SEED,
         metavar="N",
         help="shuffle each question's options by its id and N (default: by its id alone); "
         "the same bank and N always write the same file",

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,15 +35,24 @@ def exam_date_argument(text: str) -> date:
         raise argparse.ArgumentTypeError(f"expected a date like 2027-01-15, not {text!r}") from None
 
 
+# --now is a testing aid: any day of these years (the dates a history can hold).
+NOW_YEARS = (2000, 2999)
+
+
 def moment_argument(text: str) -> datetime:
     from quizapp.srs.clock import parse_moment
 
     try:
-        return parse_moment(text)
+        moment = parse_moment(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected a date (2026-12-02) or a date and time (2026-12-02T18:30), not {text!r}"
         ) from None
+    if not NOW_YEARS[0] <= moment.year <= NOW_YEARS[1]:  # the exam horizon is added to it
+        raise argparse.ArgumentTypeError(
+            f"expected a moment in the years {NOW_YEARS[0]} to {NOW_YEARS[1]}, not {text!r}"
+        )
+    return moment
 
 
 def add_exam_date_options(group: argparse._ActionsContainer, *, on_subcommand: bool) -> None:
@@ -77,7 +87,7 @@ def add_forecast_command(commands: argparse._SubParsersAction) -> argparse.Argum
     forecast.add_argument("--json", action="store_true", help="print JSON")
     forecast.add_argument(
         "--questions",
-        type=int,
+        type=flag_types.QUESTIONS,
         default=None,
         metavar="N",
         help="the exam's length (default 20, as quizapp exam)",

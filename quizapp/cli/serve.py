@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.cli import flag_types
 
 if TYPE_CHECKING:
     from quizapp.serve.session import SessionOptions
@@ -17,26 +18,6 @@ if TYPE_CHECKING:
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, not {text!r}")
-    return value
-
-
-def _sessions(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of sessions, 1 or more, not {text!r}")
-    return value
 
 
 def _public_url(text: str) -> str:
@@ -70,7 +51,9 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
         default=DEFAULT_HOST,
         help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
     )
-    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    serve.add_argument(
+        "--port", type=flag_types.PORT, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
+    )
     serve.add_argument(
         "--public-url",
         type=_public_url,
@@ -79,7 +62,7 @@ def add_serve_command(commands: argparse._SubParsersAction) -> argparse.Argument
     )
     serve.add_argument(
         "--max-sessions",
-        type=_sessions,
+        type=flag_types.SESSIONS,
         metavar="N",
         help="tabs served at once; more get a page saying the class is full (default: as "
         f"many as the memory holds at {SESSION_MB_WITH_TORCH} MiB a session)",

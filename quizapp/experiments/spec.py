@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from quizapp.bank.bounded import ANY_NUMBER, shown
 from quizapp.bank.literal import forbidden_character, named_character
 from quizapp.wording import format_number
 
@@ -59,6 +60,16 @@ class Arg:
             if isinstance(value, str) and value.lower() in ("yes", "no", "true", "false"):
                 return value.lower() in ("yes", "true")
             raise ArgumentError(f"{name} must be true or false, not {value!r}", name)
+        if (
+            self.kind in ("int", "float")
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and (isinstance(value, int) or math.isfinite(value))  # inf, nan: messages below
+            and not ANY_NUMBER.contains(value)
+        ):
+            # Before int() or float(): float(10**400) raises OverflowError.
+            message = f"{name} must be {ANY_NUMBER.describe()}, not {shown(value)}"
+            raise ArgumentError(message, name)
         if self.kind == "int":
             whole = isinstance(value, int) or (
                 isinstance(value, float) and math.isfinite(value) and value.is_integer()

@@ -33,6 +33,11 @@ def reset() -> None:
     _offset = timedelta(0)
 
 
+def local_today() -> date:
+    """Today in the local time zone, on the moved clock (what an exam date is measured from)."""
+    return (datetime.now(UTC) + _offset).astimezone().date()
+
+
 def parse_moment(text: str) -> datetime:
     """`2026-12-02` (09:00 local time), `2026-12-02T18:30` (local) or with an offset/Z."""
     text = text.strip()
@@ -48,4 +53,4 @@ def parse_moment(text: str) -> datetime:
     return moment
 
 
-__all__ = ["MORNING", "offset", "parse_moment", "reset", "set_now"]
+__all__ = ["MORNING", "local_today", "offset", "parse_moment", "reset", "set_now"]

@@ -28,9 +28,58 @@ from dataclasses import dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
 
+from quizapp.bank.bounded import Bound, OutOfRange
+
 
 class ConfigError(ValueError):
     pass
+
+
+# An exam date lies between today and this many years ahead. The plan and the forecast
+# simulate every day up to the exam, so a date in 2100 would keep them busy for hours.
+EXAM_HORIZON_YEARS = 3
+
+
+def exam_horizon(today: date) -> date:
+    """The last exam date accepted on `today`."""
+    year = today.year + EXAM_HORIZON_YEARS
+    return (
+        today.replace(year=year, day=28)
+        if (today.month, today.day) == (2, 29)
+        else (today.replace(year=year))
+    )
+
+
+def exam_date_problem(day: date, today: date, *, past_allowed: bool = False) -> str | None:
+    """Why `day` is not an exam date on `today` (one line naming the range), or None.
+
+    `past_allowed`: a date in config.toml passes while the app is not looking; it is then
+    reported as "the exam date has passed", not refused.
+    """
+    last = exam_horizon(today)
+    if day > last:
+        return (
+            f"{day.isoformat()} is more than {EXAM_HORIZON_YEARS} years ahead; give a date "
+            f"from {today.isoformat()} to {last.isoformat()}"
+        )
+    if day < today and not past_allowed:
+        return (
+            f"{day.isoformat()} has passed; give a date from {today.isoformat()} to "
+            f"{last.isoformat()}"
+        )
+    return None
+
+
+# The numeric settings' ranges (config.toml is read through quizapp.bank.bounded, so a number
+# of 400 digits is a one-line error, not an overflow). slow_seconds is also at least fast_seconds.
+SETTING_BOUNDS: dict[str, Bound] = {
+    "desired_retention": Bound(0.7, 0.99),
+    "new_cards_per_day": Bound(0, 10_000, whole=True),
+    "fast_seconds": Bound(0, 3600),
+    "slow_seconds": Bound(0, 86_400),
+    "exam_pass_threshold": Bound(0, 1, low_excluded=True),
+    "study_minutes_per_day": Bound(1, 1440),
+}
 
 
 @dataclass(frozen=True)
@@ -54,17 +103,11 @@ class Settings:
     lessons: str | None = None
 
     def __post_init__(self) -> None:
-        checks = {
-            "desired_retention": 0.7 <= self.desired_retention <= 0.99,
-            "new_cards_per_day": 0 <= self.new_cards_per_day <= 10_000,
-            "fast_seconds": 0 <= self.fast_seconds <= 3600,
-            "slow_seconds": self.fast_seconds <= self.slow_seconds <= 86_400,
-            "exam_pass_threshold": 0 < self.exam_pass_threshold <= 1,
-            "study_minutes_per_day": 1 <= self.study_minutes_per_day <= 1440,
-        }
-        for name, ok in checks.items():
-            if not ok:
+        for name, bound in SETTING_BOUNDS.items():
+            if not bound.contains(getattr(self, name)):
                 raise ConfigError(f"{name} = {getattr(self, name)!r} is out of range")
+        if self.slow_seconds < self.fast_seconds:
+            raise ConfigError(f"slow_seconds = {self.slow_seconds!r} is out of range")
         if self.student is not None:
             from quizapp.srs.history import student_problem
 
@@ -89,7 +132,8 @@ def load_settings(path: Path | None = None) -> Settings:
     import tomllib  # here: most runs have no config file, and start-up need not pay for it
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -100,7 +144,7 @@ def load_settings(path: Path | None = None) -> Settings:
         if key not in known:
             raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(known)})")
         if key == "exam_date":
-            values[key] = _exam_date(path, value)
+            values[key] = _exam_date(path, value, text)
             continue
         if known[key] == "str | None":
             if not isinstance(value, str) or not value.strip():
@@ -115,16 +159,37 @@ def load_settings(path: Path | None = None) -> Settings:
         expected = int if known[key] == "int" else float
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{path}: {key} must be a number, not {value!r}")
-        if expected is int and not float(value).is_integer():
-            raise ConfigError(f"{path}: {key} must be a whole number, not {value!r}")
-        values[key] = expected(value)
+        try:
+            values[key] = expected(SETTING_BOUNDS[key].check(value))
+        except OutOfRange as exc:
+            raise ConfigError(
+                f"{path}:{_line_of(text, key)}: {key} is out of range: {exc}"
+            ) from None
     try:
         return Settings(**values)  # type: ignore[arg-type]
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 
 
-def _exam_date(path: Path, value: object) -> date:
+def _line_of(text: str, key: str) -> int:
+    """The line `key = ...` is on (tomllib reports no lines for values that parse)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"\s*{key}\s*=", line):
+            return number
+    return 1
+
+
+def _exam_date(path: Path, value: object, text: str) -> date:
+    day = _exam_day(path, value)
+    from quizapp.srs.clock import local_today
+
+    problem = exam_date_problem(day, local_today(), past_allowed=True)
+    if problem:
+        raise ConfigError(f"{path}:{_line_of(text, 'exam_date')}: exam_date {problem}")
+    return day
+
+
+def _exam_day(path: Path, value: object) -> date:
     # TOML has a date type: exam_date = 2027-01-15 (a string or a time of day is refused).
     if isinstance(value, date) and not isinstance(value, datetime):
         return value

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from quizapp.srs import interrupt
 from quizapp.srs.exam_model import ExamBlueprint
 from quizapp.srs.forecast import ScoreForecast, Student
 from quizapp.srs.greedy import greedy_day
@@ -111,6 +112,7 @@ def project_plan(
         memories = dict(student.memories)
         future = Student(memories, student.first_attempts)
         for d, at in enumerate(moments):
+            interrupt.check()  # a cancelled worker ends here (quizapp/srs/interrupt.py)
             chances = chance_matrix(blueprint, memories, model, at, futures, run)
             totals[d] += float(chances @ weights)
             if at == exam_ms:

@@ -351,7 +351,7 @@ def test_header_names_are_forgiving(tmp_path: Path) -> None:
     ("option", "value", "message"),
     [
         ("--deck-id", "Not An Id", "--deck-id: deck id 'Not An Id' must be lowercase"),
-        ("--weight", "0", "--weight: exam_weight must be greater than 0"),
+        ("--weight", "0", "--weight: must be a number greater than 0 and at most 1000, not 0"),
         ("--topic", "Bad Topic", "--topic: topic 'Bad Topic' must be lowercase"),
         ("--deck-id", "positional-encoding", "is already used by"),
     ],

@@ -9,7 +9,7 @@ import json
 import sqlite3
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,9 @@ from quizapp.srs.store import ReviewStore
 from tests.classroom.helpers import START, deck, numeric, single
 from tests.conftest import REPO
 from tests.srs.readiness_helpers import answer
+
+# An exam date a year ahead: the command line takes dates up to 3 years from today.
+EXAM_DATE = (date.today() + timedelta(days=365)).isoformat()
 
 HOSTILE_BANK = Path(__file__).parent / "hostile_bank.yaml"
 
@@ -189,7 +192,7 @@ def _report(run_cli, db: Path | str, *extra: str):
 
 
 def test_json_reports_every_figure(run_cli, hostile_history: Path):
-    result = _report(run_cli, hostile_history, "--format", "json", "--exam-date", "2030-01-15")
+    result = _report(run_cli, hostile_history, "--format", "json", "--exam-date", EXAM_DATE)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     items = {q["question_id"]: q for q in data["questions"]}
@@ -324,7 +327,7 @@ def test_the_report_imports_neither_torch_nor_textual(tmp_path: Path, hostile_hi
         "import sys\n"
         "from quizapp.cli import main\n"
         f"code = main(['class', 'report', '--db', {str(hostile_history)!r}, '--no-default-bank',"
-        f" '--bank', {str(HOSTILE_BANK)!r}, '--format', 'json', '--exam-date', '2030-01-01'])\n"
+        f" '--bank', {str(HOSTILE_BANK)!r}, '--format', 'json', '--exam-date', {EXAM_DATE!r}])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'torch', 'textual'})\n"
         "print(code, ','.join(heavy), file=sys.stderr)\n"
     )

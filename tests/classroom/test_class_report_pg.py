@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -25,6 +25,9 @@ from tests.srs.readiness_helpers import answer
 
 pytest.importorskip("psycopg")
 import psycopg
+
+# An exam date a year ahead: the command line takes dates up to 3 years from today.
+EXAM_DATE = (date.today() + timedelta(days=365)).isoformat()
 
 HOSTILE_BANK = Path(__file__).parent / "hostile_bank.yaml"
 BANK = load_bank([HOSTILE_BANK])
@@ -196,7 +199,7 @@ def test_the_command_reads_the_class_in_every_format(run_cli, class_history, mon
     monkeypatch.setenv("QUIZAPP_STUDENT", bob)  # and the report does not narrow to one
     rows = list(csv.DictReader(io.StringIO(_report(run_cli, "--format", "csv").stdout)))
     assert sorted(r["student"] for r in rows if r["section"] == "student") == [ann, bob, cy]
-    table = _report(run_cli, "--db", url, "--exam-date", "2030-01-15")
+    table = _report(run_cli, "--db", url, "--exam-date", EXAM_DATE)
     assert table.returncode == 0, table.stderr
     assert "Class report: 3 students," in table.stdout
     assert "no study" in table.stdout  # beside the score with the plan followed

@@ -12,7 +12,7 @@ import pytest
     [
         (["--theme", "nope"], "unknown theme 'nope'"),
         (["--device", "tpu"], "--device must be one of"),
-        (["--length", "0"], "--length must be at least 1"),
+        (["--length", "0"], "--length: must be a whole number from 1 to 10000, not 0"),
         (["--no-default-bank"], "needs at least one --bank"),
     ],
 )
@@ -61,9 +61,9 @@ def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["exam", "--questions", "0"], "--questions must be at least 1"),
-        (["exam", "--minutes", "-2"], "--minutes must be more than 0 and at most 600"),
-        (["exam", "--questions", "many"], "invalid int value"),
+        (["exam", "--questions", "0"], "--questions: must be a whole number from 1 to 1000"),
+        (["exam", "--minutes", "-2"], "--minutes: must be a number greater than 0 and at most 600"),
+        (["exam", "--questions", "many"], "--questions: must be a whole number from 1 to 1000"),
     ],
 )
 def test_bad_exam_options_exit_2(run_cli, args, fragment) -> None:

@@ -92,7 +92,7 @@ def test_exam_date_on_the_command_line_and_the_human_report(run_cli, history: Pa
     [
         (["--exam-date", "2027-02-30"], "--exam-date: expected a date like 2027-01-15"),
         (["--now", "soon"], "--now: expected a date"),
-        (["--questions", "0"], "--questions must be at least 1"),
+        (["--questions", "0"], "--questions: must be a whole number from 1 to 1000, not 0"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(run_cli, history: Path, args, fragment) -> None:

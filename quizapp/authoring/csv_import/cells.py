@@ -147,10 +147,11 @@ def option_numbers(cell: str, count: int) -> set[int]:
             continue
         if re.fullmatch(r"[A-Ia-i]", item):
             number = ord(item.upper()) - ord("A") + 1
-        elif item.isdigit():
+        elif re.fullmatch(r"[0-9]{1,2}", item):  # not isdigit(): '²' and 5,000 digits pass it
             number = int(item)
         else:
-            raise RowError(f"correct: '{item}' is not an option number (1 to {count})")
+            shown = item if len(item) <= 40 else item[:39] + "…"
+            raise RowError(f"correct: '{shown}' is not an option number (1 to {count})")
         if not 1 <= number <= count:
             raise RowError(f"correct: {item} is not an option number (1 to {count})")
         numbers.add(number)

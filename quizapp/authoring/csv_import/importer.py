@@ -27,7 +27,12 @@ from quizapp.authoring.csv_import.problems import (
     RowError,
     RowProblem,
 )
-from quizapp.authoring.csv_import.reading import Record, describe_delimiter, records
+from quizapp.authoring.csv_import.reading import (
+    DEFAULT_MAX_ROWS,
+    Record,
+    describe_delimiter,
+    filled_records,
+)
 from quizapp.authoring.csv_import.render import DeckInfo, deck_header, dump_question, lint_text
 from quizapp.authoring.csv_import.rows import row_mapping
 from quizapp.authoring.csv_import.wording import sheet_message
@@ -42,16 +47,17 @@ def import_csv(
     taken_ids: Mapping[str, str] | None = None,
     taken_decks: Mapping[str, str] | None = None,
     delimiter: str | None = None,
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> ImportResult:
     """Turn CSV text into a deck file. Raises CsvInputError for unusable input.
 
     `taken_ids` maps question ids already in the bank to where they are; such rows are
     rejected, as are ids repeated within the CSV. `delimiter` None guesses it from the header.
+    More than `max_rows` rows is a CsvInputError, raised before any row is imported.
     """
     with tempfile.TemporaryDirectory(prefix="quizapp-import-") as scratch:
-        return _SheetImport(deck, path, taken_ids or {}, Path(scratch), delimiter).run(
-            text, taken_decks or {}
-        )
+        sheet = _SheetImport(deck, path, taken_ids or {}, Path(scratch), delimiter)
+        return sheet.run(text, taken_decks or {}, max_rows)
 
 
 class _SheetImport:
@@ -71,21 +77,18 @@ class _SheetImport:
         self.header_yaml = deck_header(deck)
         self.first_row: dict[str, int] = {}
 
-    def run(self, text: str, taken_decks: Mapping[str, str]) -> ImportResult:
+    def run(self, text: str, taken_decks: Mapping[str, str], max_rows: int) -> ImportResult:
         check_deck(self.deck, self.scratch, taken_decks)
         text = text.removeprefix("\ufeff")
         delimiter = self.delimiter or sniff_delimiter(text)
-        found = records(text, delimiter)
-        start = next((i for i, record in enumerate(found) if not record.blank), None)
-        if start is None:
+        found = filled_records(text, delimiter, max_rows, self.path)
+        if not found:
             raise CsvInputError(f"{self.path} is empty: it has no header row")
-        header = read_header(found[start].cells, self.path, delimiter)
+        header = read_header(found[0].cells, self.path, delimiter)
         result = ImportResult(text=None)
         chunks: list[str] = []
         unnamed_in_use: set[int] = set()
-        for record in found[start + 1 :]:
-            if record.blank:
-                continue
+        for record in found[1:]:
             result.rows += 1
             unnamed_in_use.update(i for i in header.unnamed if _value_at(record, i))
             qid, outcome = self._question(record, header, delimiter)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from quizapp.authoring.csv_import.problems import RowError
+from quizapp.bank.bounded import ANY_NUMBER, MAX_NUMBER_CHARACTERS, OutOfRange
 from quizapp.bank.number_text import (
     ONE_DOT_GROUP,
     decimal_text,
@@ -42,9 +43,27 @@ def _shown(text: str) -> str:
 
 def spreadsheet_number(column: str, cell: str, delimiter: str = ",") -> int | float:
     """The number in a cell of `column`, by the rules in the module docstring. Raises RowError."""
+    return _in_range(column, _spreadsheet_number(column, cell, delimiter))
+
+
+def _in_range(column: str, value: int | float) -> int | float:
+    try:
+        return ANY_NUMBER.check(value)
+    except OutOfRange as exc:
+        raise RowError(f"{column} {exc}") from None
+
+
+def _spreadsheet_number(column: str, cell: str, delimiter: str) -> int | float:
     text = cell.strip()
+    if len(text) > MAX_NUMBER_CHARACTERS:  # counted, never converted (see quizapp.bank.bounded)
+        raise RowError(
+            f"{column} must be {ANY_NUMBER.describe()}, not a number written with "
+            f"{len(text)} characters"
+        )
     try:
         value = parse_scalar(text)
+    except OutOfRange:
+        raise RowError(f"{column} must be {ANY_NUMBER.describe()}, not {_shown(text)}") from None
     except ValueError:
         value = text
     if isinstance(value, int | float) and not isinstance(value, bool):

@@ -19,10 +19,19 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from quizapp.authoring.csv_import.problems import CsvInputError
+from quizapp.bank.fields import DEFAULT_CSV_ROWS, MAX_DECK_QUESTIONS
+
+# Rows one import reads by default (--max-rows), and the most it may be raised to: a deck's
+# size in the bank (quizapp.bank.fields.MAX_DECK_QUESTIONS).
+DEFAULT_MAX_ROWS = DEFAULT_CSV_ROWS
+MAX_ROWS_LIMIT = MAX_DECK_QUESTIONS
+# A CSV larger than this is refused before it is read: 5,000 rows of 12 KiB each.
+MAX_CSV_BYTES = 64 * 1024 * 1024
 
 UTF8_BOM = codecs.BOM_UTF8
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -82,6 +91,11 @@ def parse_delimiter(value: str) -> str:
 def read_csv_file(path: str | Path, encoding: str | None = None) -> CsvText:
     """The file's text. Raises CsvInputError when it cannot be read as CSV text."""
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise CsvInputError(
+                f"{path}: {size:,} bytes; a CSV is at most {MAX_CSV_BYTES:,} (split the file)"
+            )
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise CsvInputError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -154,18 +168,35 @@ def _utf16_without_bom(raw: bytes) -> str | None:
     return None
 
 
-def records(text: str, delimiter: str = ",") -> list[Record]:
-    """Every record, with the line it starts on and its spreadsheet row."""
+def records(text: str, delimiter: str = ",") -> Iterator[Record]:
+    """Every record, with the line it starts on and its spreadsheet row, one at a time."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    out: list[Record] = []
     line = 1
     try:
         for row, cells in enumerate(reader, start=1):
-            out.append(Record(line, row, cells))
+            yield Record(line, row, cells)
             line = reader.line_num + 1
     except csv.Error as exc:
         raise CsvInputError(f"line {reader.line_num}: not valid CSV: {exc}") from None
-    return out
+
+
+def filled_records(text: str, delimiter: str, max_rows: int, path: str) -> list[Record]:
+    """The records that are not blank, the header's and at most `max_rows` more.
+
+    Raises CsvInputError at the first record past the limit: the rest of the file is never
+    split into cells, so a file of a million rows costs no more than one of `max_rows`.
+    """
+    kept: list[Record] = []
+    for record in records(text, delimiter):
+        if record.blank:
+            continue
+        if len(kept) > max_rows:  # the header and max_rows rows are in
+            raise CsvInputError(
+                f"{path}:{record.line}: more than {max_rows:,} rows; split the file, or raise "
+                f"--max-rows (at most {MAX_ROWS_LIMIT:,}, a deck's size)"
+            )
+        kept.append(record)
+    return kept
 
 
 def first_record(text: str, delimiter: str) -> list[str]:
@@ -185,12 +216,16 @@ def describe_delimiter(delimiter: str) -> str:
 
 
 __all__ = [
+    "DEFAULT_MAX_ROWS",
     "DELIMITERS",
+    "MAX_CSV_BYTES",
+    "MAX_ROWS_LIMIT",
     "CsvText",
     "Record",
     "check_encoding",
     "decode_csv",
     "describe_delimiter",
+    "filled_records",
     "first_record",
     "parse_delimiter",
     "read_csv_file",

@@ -33,6 +33,7 @@ from quizapp.authoring.importers.common import (
     SourceResult,
 )
 from quizapp.authoring.importers.html_text import looks_like_html
+from quizapp.bank.bounded import Bound, OutOfRange
 
 SEPARATORS = {
     "tab": "\t",
@@ -83,12 +84,17 @@ def has_anki_header(text: str) -> bool:
     )
 
 
+# A note type has a few dozen fields at most; the number is read through the bounded reader,
+# so neither '²' (which isdigit() accepts) nor 5,000 digits reaches int().
+_COLUMN = Bound(1, 1000, whole=True)
+
+
 def _column(value: str, key: str, source: str) -> int:
-    if not value.strip().isdigit() or int(value) < 1:
-        raise ImportInputError(
-            f"{source}: #{key}:{value.strip()} is not a column number (1, 2, ...)"
-        )
-    return int(value)
+    try:
+        return int(_COLUMN.parse(value))
+    except OutOfRange as exc:
+        shown = value.strip() if len(value.strip()) <= 40 else value.strip()[:39] + "…"
+        raise ImportInputError(f"{source}: #{key}:{shown} is not a column number ({exc})") from None
 
 
 def read_header(lines: list[str], source: str) -> Header:

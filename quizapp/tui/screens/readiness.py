@@ -26,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from quizapp.experiments.result import Series
+from quizapp.srs.interrupt import Interrupted
 from quizapp.tui.literal import literal
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
 from quizapp.tui.widgets.fitted_table import FittedTable
@@ -39,9 +40,13 @@ if TYPE_CHECKING:
 
 def load_readiness(app: App[None]) -> Readiness | None:
     """The report for the app's history and bank, now; None without a history. Runs in a
-    worker thread: it opens (and closes) its own read-only connection."""
+    worker thread: it opens (and closes) its own read-only connection. Raises
+    quizapp.srs.interrupt.Interrupted when the worker is cancelled."""
+    from textual.worker import get_current_worker
+
     from quizapp.cli.forecast import store_available
     from quizapp.srs.history import open_reader
+    from quizapp.srs.interrupt import stop_when
     from quizapp.srs.readiness import assess
     from quizapp.srs.scheduling import utc_now
 
@@ -49,7 +54,10 @@ def load_readiness(app: App[None]) -> Readiness | None:
     if service.reader is None or service.path is None:
         return None
     bank = app.bank  # type: ignore[attr-defined]
-    with open_reader(service.path) as store:
+    worker = get_current_worker()
+    # When the app ends its workers are cancelled; the simulation then stops within a day's
+    # work (Interrupted), instead of holding the process until the exam date.
+    with stop_when(lambda: worker.is_cancelled), open_reader(service.path) as store:
         return assess(
             store,
             bank.decks,
@@ -120,6 +128,8 @@ class ReadinessScreen(Screen[None]):
     def _work_out(self) -> None:
         try:
             report = load_readiness(self.app)
+        except Interrupted:
+            return  # the app or the screen is going: nothing to show
         except Exception as exc:  # a damaged history, a lock: said, never a crash
             message = f"The forecast could not be worked out: {type(exc).__name__}: {exc}"
             self.app.call_from_thread(self._show_problem, message)
@@ -313,12 +323,19 @@ class ExamDateDialog(ModalScreen[date | bool | None]):
         if not text:
             self.dismiss(None)
             return
+        from quizapp.srs.clock import local_today
+        from quizapp.srs.config import exam_date_problem
+
         try:
-            self.dismiss(date.fromisoformat(text))
+            day = date.fromisoformat(text)
         except ValueError:
-            self.query_one("#exam-date-problem", Label).update(
-                literal(f"Not a date: {text!r}. Write it as 2027-01-15.", style="bold red")
-            )
+            problem: str | None = f"Not a date: {text!r}. Write it as 2027-01-15."
+        else:
+            problem = exam_date_problem(day, local_today())
+        if problem is None:
+            self.dismiss(day)
+            return
+        self.query_one("#exam-date-problem", Label).update(literal(problem, style="bold red"))
 
 
 def ask_exam_date(app: App[None], then: Callable[[], None] | None = None) -> None:

@@ -35,10 +35,13 @@ class ReadinessLine(Static):
 
     @work(thread=True, exclusive=True, group="readiness-line")
     def _work_out(self) -> None:
+        from quizapp.srs.interrupt import Interrupted
         from quizapp.tui.screens.readiness import load_readiness
 
         try:
             report = load_readiness(self.app)
+        except Interrupted:
+            return  # the app is ending: nothing to show
         except Exception as exc:  # never take the home screen down over a forecast
             line = f"Exam forecast unavailable: {type(exc).__name__}: {exc}"
         else:
