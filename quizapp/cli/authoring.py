@@ -352,6 +352,7 @@ def _import(args: argparse.Namespace) -> int:
     )
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
+    from quizapp.cli.importers import csv_counts
 
     source = Path(args.csv)
     if not source.is_file():
@@ -403,6 +404,7 @@ def _import(args: argparse.Namespace) -> int:
             f"quizapp import: no question imported; {len(result.problems)} row(s) rejected",
             file=sys.stderr,
         )
+        print(csv_counts(0, result), file=sys.stderr)
         return 1
     if out is None:
         sys.stdout.write(result.text)
@@ -414,6 +416,7 @@ def _import(args: argparse.Namespace) -> int:
         f"quizapp import: {len(result.imported)} question(s) imported{where}{rejected}",
         file=sys.stderr,
     )
+    print(csv_counts(len(result.imported), result), file=sys.stderr)
     return 1 if result.problems else 0
 
 

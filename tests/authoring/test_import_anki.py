@@ -176,6 +176,7 @@ def test_an_anki_package_becomes_flashcards(
     assert set(cards) == {
         "What does **softmax** do to each row?",
         "d_k",
+        "the width of one head: d_model / n_heads",  # the reverse card of "Basic (and reversed card)"
         "RMSNorm",
         "Which axis does LayerNorm normalise over?",
         "Pre-LN or Post-LN at depth?",
@@ -205,22 +206,34 @@ def test_anki_package_skips_are_reported_with_the_note_id(
     package = anki_files["legacy.apkg"]
     assert skipped_lines(stderr) == [
         f"{package}: note {ids['cloze']}: skipped: a Cloze note: quizapp has no cloze type",
-        f"{package}: note {ids['image']}: skipped: the front is empty (images and sounds are not imported)",
+        f"{package}: note {ids['image']}: skipped: the front holds no text but an image "
+        "('heads.png') (images and sounds are not imported)",
     ]
-    summary = stderr.splitlines()[-1]
+    summary, counts = stderr.splitlines()[-2:]
     assert summary.endswith(
-        f"5 question(s) imported to {tmp_path / 'deck.yaml'}; 2 item(s) skipped"
+        f"6 question(s) imported to {tmp_path / 'deck.yaml'}; 2 item(s) skipped"
     )
+    # The sound on the back and the script and style on the front are named in notes.
+    assert counts == "quizapp import: 6 imported, 2 skipped, 2 notes about dropped content"
 
 
-def test_the_newer_package_format_is_refused_with_what_to_do(
+def test_the_newer_package_format_gives_the_same_cards(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, anki_files: dict[str, Any]
 ) -> None:
-    out = tmp_path / "deck.yaml"
-    code, stdout, stderr = cli(capsys, "import", str(anki_files["modern.apkg"]), "--out", str(out))
-    assert code == 2 and stdout == "" and not out.exists()
-    assert "collection.anki21b" in stderr and "'Support older Anki versions'" in stderr
-    assert len(stderr.splitlines()) == 1  # one line, no traceback, the stub note not imported
+    """collection.anki21b (zstd, schema 18), as Anki 2.1.50+ exports by default."""
+    same_deck = ("--deck-id", "anki")  # ids are made from the deck's
+    legacy = import_file(capsys, anki_files["legacy.apkg"], tmp_path / "legacy.yaml", *same_deck)
+    modern = import_file(capsys, anki_files["modern.apkg"], tmp_path / "modern.yaml", *same_deck)
+    assert modern[0] == legacy[0] == 1
+
+    def cards(found: dict[str, Question]) -> list[tuple[Any, ...]]:
+        return sorted(
+            (q.id, q.prompt, getattr(q, "back", None), q.explanation, q.tags)
+            for q in found.values()
+        )
+
+    assert cards(modern[2]) == cards(legacy[2]) and len(modern[2]) == 6  # not the stub's note
+    assert modern[1].replace("modern", "legacy") == legacy[1]
 
 
 def test_a_one_deck_package_names_the_deck(
@@ -256,8 +269,10 @@ def test_anki_text_exports_give_the_same_cards_as_the_package(
     with_html = name == "notes-html.txt"
     if with_html:
         assert set(from_text) == set(from_package)
-    else:  # Anki wrote the fields as plain text: the bold and the italic are gone
-        assert {p.replace("**", "") for p in from_package} == set(from_text)
+    else:  # Anki wrote the fields as plain text: the bold and the italic are gone, and
+        # without a note type column the reversed note reads as Basic: no reverse card.
+        reverse = "the width of one head: d_model / n_heads"
+        assert {p.replace("**", "") for p in from_package} - {reverse} == set(from_text)
     for prompt, card in from_text.items():
         twin = (
             from_package[prompt]
@@ -266,14 +281,20 @@ def test_anki_text_exports_give_the_same_cards_as_the_package(
         )
         # Anki's plain text also turns a line break into a space.
         assert card.back.replace("*", "").split() == twin.back.replace("*", "").split()
-    # Without its note type (the plain export) the cloze note reads as Basic, with no back.
+    # Without its note type (the plain export) the cloze note is known by its markup, and is
+    # never a flashcard showing {{c1::...}}.
     reasons = [line.split(": skipped: ")[1] for line in skipped_lines(stderr)]
     assert reasons[0] == (
         "a Cloze note: quizapp has no cloze type"
         if with_html
-        else "the back is empty (images and sounds are not imported)"
+        else "a cloze note (its text holds {{c1::...}} deletions): quizapp has no cloze type"
     )
-    assert reasons[1] == "the front is empty (images and sounds are not imported)"
+    assert reasons[1] == (
+        "the front holds no text but an image ('heads.png') (images and sounds are not imported)"
+        if with_html
+        else "the front holds no text (images and sounds are not imported)"
+    )
+    assert not any("{{c1::" in card.prompt for card in from_text.values())
 
 
 # -- hand-written text files, read as Anki reads them ----------------------------------------------

@@ -217,8 +217,10 @@ def _notes(connection: sqlite3.Connection, source: str) -> list[AnkiNote]:
         }
     elif all(kinds.get(t) == "table" for t in ("notetypes", "fields", "templates", "decks")):
         note_types = _schema18_note_types(connection)
+        # Schema 18 separates a deck name's parts with U+001F where the JSON had "::".
         deck_names = {
-            str(did): str(name) for did, name in connection.execute("SELECT id, name FROM decks")
+            str(did): str(name).replace(_FIELD_SEPARATOR, "::")
+            for did, name in connection.execute("SELECT id, name FROM decks")
         }
     else:
         raise ImportInputError(
