@@ -173,14 +173,17 @@ def test_an_anki_package_becomes_flashcards(
 ) -> None:
     code, _, cards = import_file(capsys, anki_files["legacy.apkg"], tmp_path / "deck.yaml")
     assert code == 1  # two notes are skipped
-    assert set(cards) == {
-        "What does **softmax** do to each row?",
-        "d_k",
-        "the width of one head: d_model / n_heads",  # the reverse card of "Basic (and reversed card)"
-        "RMSNorm",
-        "Which axis does LayerNorm normalise over?",
-        "Pre-LN or Post-LN at depth?",
-    }
+    assert (
+        set(cards)
+        == {
+            "What does **softmax** do to each row?",
+            "d_k",
+            "the width of one head: d_model / n_heads",  # the reverse card of "Basic (and reversed card)"
+            "RMSNorm",
+            "Which axis does LayerNorm normalise over?",
+            "Pre-LN or Post-LN at depth?",
+        }
+    )
     assert all(isinstance(q, Flashcard) for q in cards.values())
     softmax = cards["What does **softmax** do to each row?"]
     assert softmax.back == (
