@@ -123,7 +123,10 @@ def add_authoring_commands(
             "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
             "#separator:/#html: headers), Anki packages (.apkg) and quizapp's own JSON export\n"
             "(.json; a file of several decks needs --out FOLDER). Each item that cannot be\n"
-            "imported is reported as WHERE: skipped: reason, and the exit code is 1.\n\n"
+            "imported is reported as WHERE: skipped: reason, and the exit code is 1; content\n"
+            "dropped from an imported item (an image, a sound, a link's address) as\n"
+            "WHERE: note: .... Every report ends with the counts: N imported, M skipped,\n"
+            "K notes about dropped content.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
