@@ -119,7 +119,7 @@ def test_every_loss_is_named_with_its_note_id(
     assert not any("{{c1::" in prompt or "{{c1::" in back for prompt, back in sides)
 
 
-def test_a_renamed_reversed_note_type_is_known_by_its_second_card(
+def test_a_renamed_reversed_note_type_is_known_by_its_second_card_and_a_third_is_named(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Anki in another language names the note type otherwise; the package's templates say
@@ -127,8 +127,11 @@ def test_a_renamed_reversed_note_type_is_known_by_its_second_card(
     col = anki_collection.Collection(str(tmp_path / "collection.anki2"))
     model = col.models.by_name("Basic (and reversed card)")
     model["name"] = "Einfach (mit Rückseite)"
+    spelling = col.models.new_template("Schreiben")
+    spelling["qfmt"], spelling["afmt"] = "Spell: {{Front}}", "{{FrontSide}}<hr>{{Back}}"
+    col.models.add_template(model, spelling)
     col.models.update_dict(model)
-    add(col, "Einfach (mit Rückseite)", ["Kopf", "head"])
+    nid = add(col, "Einfach (mit Rückseite)", ["Kopf", "head"])
     package = tmp_path / "renamed.apkg"
     col.export_anki_package(
         out_path=str(package),
@@ -140,6 +143,11 @@ def test_a_renamed_reversed_note_type_is_known_by_its_second_card(
     assert [(d.question["prompt"], d.question["back"]) for d in result.drafts] == [
         ("Kopf", "head"),
         ("head", "Kopf"),
+    ]
+    # Its third card (a template of the user's own) makes no question, and the report says so.
+    assert [n.format("note") for n in result.notes] == [
+        f"renamed.apkg: note {nid}: note: the note's other cards ('Schreiben') are left out: "
+        "quizapp makes one flashcard of a note, and a second of its reverse"
     ]
 
 

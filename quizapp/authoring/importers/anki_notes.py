@@ -12,7 +12,8 @@
 - A reversed card ("Basic (and reversed card)", "Basic (optional reversed card)" with its
   Add Reverse field filled, or, in a package, any note whose second card asks for the Back)
   becomes a second flashcard with the sides swapped: the bank has no `reversed` field, and
-  a second card is what Anki's reverse is.
+  a second card is what Anki's reverse is. Any other card of a note (a note type's third
+  template) makes no question, and a note says so.
 
 HTML fields become Markdown text (quizapp.authoring.importers.html_text). What that leaves
 out is named in a note of the report, with the note id, the field and the text that was kept:
@@ -61,6 +62,8 @@ class AnkiNote:
     extra_tags: list[str] = field(default_factory=list)
     # A package knows the note's cards: True when one of them shows the Back as its question.
     has_reverse_card: bool = False
+    # ... and the names of its other cards (a third template, say), which become nothing.
+    other_cards: Sequence[str] = ()
 
 
 @dataclass
@@ -206,6 +209,15 @@ def note_result(note: AnkiNote) -> NoteResult:
             extras.append(f"**{name}:** {text}" if name else text)
     where = f"note type '{notetype}'" + (f", deck '{note.deck}'" if note.deck else "")
     explanation = "\n\n".join(extras) or no_explanation(f"imported from Anki: {where}")
+    if note.other_cards:
+        cards = ", ".join(repr(name) for name in note.other_cards)
+        result.notes.append(
+            Skipped(
+                note.where,
+                f"the note's other cards ({cards}) are left out: quizapp makes one flashcard "
+                "of a note, and a second of its reverse",
+            )
+        )
     sides = [(front_text, back_text)]
     if _is_reversed(note, notetype, by_name):
         sides.append((back_text, front_text))

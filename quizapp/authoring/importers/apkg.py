@@ -180,18 +180,31 @@ class _NoteType:
     is_cloze: bool
     field_names: list[str]
     question_formats: dict[int, str] = field(default_factory=dict)  # template ord -> qfmt
+    template_names: dict[int, str] = field(default_factory=dict)  # template ord -> name
 
-    def shows_back_first(self, ords: set[int]) -> bool:
-        """Whether a card of one of these templates asks with the note's Back field (the
-        reverse card of "Basic (and reversed card)", whatever the note type is called)."""
+    def _asks_back(self, ord_: int) -> bool:
         names = self.field_names
         back = "Back" if "Back" in names else (names[1] if len(names) > 1 else None)
         if back is None:
             return False
         asks_back = re.compile(r"\{\{[^{}]*?\b" + re.escape(back) + r"\}\}")
-        return any(
-            ord_ > 0 and asks_back.search(self.question_formats.get(ord_, "")) for ord_ in ords
-        )
+        return bool(asks_back.search(self.question_formats.get(ord_, "")))
+
+    def shows_back_first(self, ords: set[int]) -> bool:
+        """Whether a card of one of these templates asks with the note's Back field (the
+        reverse card of "Basic (and reversed card)", whatever the note type is called)."""
+        return any(ord_ > 0 and self._asks_back(ord_) for ord_ in ords)
+
+    def other_cards(self, ords: set[int]) -> list[str]:
+        """The names of the note's cards that are neither its first nor its reverse: quizapp
+        makes no question of them. None for a cloze type, whose cards are its deletions."""
+        if self.is_cloze:
+            return []
+        return [
+            self.template_names.get(ord_) or f"card {ord_ + 1}"
+            for ord_ in sorted(ords)
+            if ord_ > 0 and not self._asks_back(ord_)
+        ]
 
 
 def _tables(connection: sqlite3.Connection) -> dict[str, str]:
@@ -253,6 +266,7 @@ def _notes(connection: sqlite3.Connection, source: str) -> list[AnkiNote]:
                 deck=deck_names.get(str(deck_of.get(nid))),
                 html=True,
                 has_reverse_card=note_type.shows_back_first(card_ords.get(nid, set())),
+                other_cards=note_type.other_cards(card_ords.get(nid, set())),
             )
         )
     return notes
@@ -275,6 +289,7 @@ def _legacy_note_types(models: dict[str, Any]) -> dict[str, _NoteType]:
             is_cloze=model.get("type") == 1,
             field_names=[str(f.get("name")) for f in sorted(field_specs, key=ord_of)],
             question_formats={ord_of(t): str(t.get("qfmt") or "") for t in templates},
+            template_names={ord_of(t): str(t.get("name") or "") for t in templates},
         )
     return note_types
 
@@ -288,10 +303,13 @@ def _schema18_note_types(connection: sqlite3.Connection) -> dict[str, _NoteType]
     for ntid, name in connection.execute("SELECT ntid, name FROM fields ORDER BY ntid, ord"):
         if str(ntid) in note_types:
             note_types[str(ntid)].field_names.append(str(name))
-    for ntid, ord_, config in connection.execute("SELECT ntid, ord, config FROM templates"):
+    for ntid, ord_, name, config in connection.execute(
+        "SELECT ntid, ord, name, config FROM templates"
+    ):
         if str(ntid) in note_types and isinstance(ord_, int):
             blob = config if isinstance(config, bytes) else b""
             note_types[str(ntid)].question_formats[ord_] = template_question_format(blob)
+            note_types[str(ntid)].template_names[ord_] = str(name or "")
     return note_types
 
 
