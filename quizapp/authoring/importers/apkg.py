@@ -85,7 +85,13 @@ def _extract(archive: zipfile.ZipFile, member: zipfile.ZipInfo, target: Path, so
 def _unzstd(stream: Any, out: Any, source: str) -> None:
     """Decompress a zstd stream into `out`, refusing past MAX_COLLECTION_BYTES: a frame that
     declares a larger size at once, one that does not say by the time it reaches it."""
-    import zstandard
+    try:
+        import zstandard
+    except ImportError:  # a dependency, but an install can lack it: say what to do
+        raise ImportInputError(
+            f"{source} is in the newer Anki package format (collection.anki21b, zstd); "
+            "reading it needs the zstandard package (pip install zstandard)"
+        ) from None
 
     head = stream.read(18)  # a frame header is at most 18 bytes
     try:
