@@ -50,6 +50,10 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
        unchanged notes (and keeps a student's edits to them). With --previous (or --force
        over the last export) only the notes that changed since that package are newer.
 
+moodle-xml
+       Moodle's question XML: a category per deck, ids in <idnumber>, computed keys
+       run and written as numbers; flashcards are reported, not written.
+
 Questions with errors are left out and reported on stderr (exit 1).
 """
 
@@ -63,7 +67,7 @@ _OUT_HELP = "a new file, or a regular file to replace with --force; symbolic lin
 _EXPORT_EPILOG = _EXPORT_EPILOG.replace("\nQuestions with", GIFT_EPILOG + "\nQuestions with")
 _EXPORT_EPILOG += "\n" + EXPORT_ORDER_EPILOG + "\n\n" + _OUT_RULES + "\n"
 # Kept equal to quizapp.authoring.importers.IMPORT_FORMATS by a test.
-IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
+IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json", "moodle-xml")
 _FROM_HELP = (
     "the file's format (default: from the extension; a .txt is read as GIFT or as Anki "
     "notes by its content)"
@@ -121,12 +125,12 @@ def add_authoring_commands(
             "exits 2 and writes nothing.\n"
             "Other formats, chosen by the extension or --from (docs/authoring.md has the\n"
             "details): Moodle GIFT (.gift, or .txt), Anki's 'Notes in Plain Text' (.txt with\n"
-            "#separator:/#html: headers), Anki packages (.apkg) and quizapp's own JSON export\n"
-            "(.json; a file of several decks needs --out FOLDER). Each item that cannot be\n"
-            "imported is reported as WHERE: skipped: reason, and the exit code is 1; content\n"
-            "dropped from an imported item (an image, a sound, a link's address) as\n"
-            "WHERE: note: .... Every report ends with the counts: N imported, M skipped,\n"
-            "K notes about dropped content.\n\n"
+            "#separator:/#html: headers), Anki packages (.apkg), Moodle XML (.xml: a deck per\n"
+            "category) and quizapp's own JSON export (.json); a file of several decks needs\n"
+            "--out FOLDER. Each item that cannot be imported is reported as WHERE: skipped:\n"
+            "reason, and the exit code is 1; content dropped from an imported item (an image,\n"
+            "a sound, a link's address) as WHERE: note: .... Every report ends with the\n"
+            "counts: N imported, M skipped, K notes about dropped content.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
@@ -176,7 +180,9 @@ def add_authoring_commands(
         epilog=_EXPORT_EPILOG,
         formatter_class=raw,
     )
-    export.add_argument("--format", required=True, choices=["csv", "json", "anki", "gift"])
+    export.add_argument(
+        "--format", required=True, choices=["csv", "json", "anki", "gift", "moodle-xml"]
+    )
     export.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled bank)"
     )
@@ -204,13 +210,15 @@ def add_authoring_commands(
     export.add_argument(
         "--no-eval",
         action="store_true",
-        help="anki, gift: do not run computations for keys written as `from:` (no torch import)",
+        help="anki, gift, moodle-xml: do not run computations for keys written as `from:` "
+        "(no torch import)",
     )
     add_export_order_options(export)
     export.add_argument(
         "--no-cache",
         action="store_true",
-        help="anki, gift: run computations afresh, not from results kept by earlier runs "
+        help="anki, gift, moodle-xml: run computations afresh, not from results kept by "
+        "earlier runs "
         "(QUIZAPP_NO_CACHE=1 does the same)",
     )
 
@@ -482,6 +490,10 @@ def _export(args: argparse.Namespace) -> int:
             summary = _write_anki(args, bank.decks, out)
         except PreviousPackageError as exc:
             return _error("export", f"--previous {exc}")
+    elif args.format == "moodle-xml":
+        from quizapp.cli.moodle_xml import write_moodle_xml
+
+        summary = write_moodle_xml(args, bank.decks, out)
     else:
         order = export_order(args)
         exported, tail = len(questions), ""

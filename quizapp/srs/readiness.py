@@ -49,6 +49,7 @@ from quizapp.srs.uncertainty import (
     DRAWS,
     SEED,
     Basis,
+    Check,
     Evidence,
     draw_belief,
     uncertain_forecast,
@@ -94,13 +95,24 @@ class HistoryFacts:
     new_today: int  # cards first answered since local midnight
     reviews: int  # every answer in the history
     evidence_answers: int = 0  # of which evidence of exam-day recall
+    # The answers the forecast rests on, with what each checked of the student's forgetting.
+    evidence: Evidence = field(default_factory=lambda: Evidence({}, 0))
 
-    @property
-    def evidence(self) -> Evidence:
-        """The answers the forecast rests on: the past reviews read as evidence."""
-        return Evidence.tally(
-            (r.question_id, r.memory_before is not None) for r in self.past_reviews
+
+def checked_evidence(
+    past_reviews: Sequence[PastReview], model: MemoryModel, guesses: Mapping[str, float]
+) -> Evidence:
+    """The evidence answers as the forecast counts them: an answer on a card with a memory
+    state a day old or more checks it, at the recall chance `model` gave at that moment."""
+    return Evidence.tally(
+        (
+            r.question_id,
+            Check.of(
+                model, r.memory_before, r.reviewed_ms, guesses.get(r.question_id, 0.0), r.correct
+            ),
         )
+        for r in past_reviews
+    )
 
 
 def minutes_per_card(gaps_ms: Sequence[int], durations_ms: Sequence[int]) -> float:
@@ -141,7 +153,8 @@ def read_history(
         previous_ms = reviewed_ms
         today += reviewed_ms >= today_ms
     answers = answers_of(rows)
-    evidence = replay(answers, model or MemoryModel())
+    model = model or MemoryModel()
+    evidence = replay(answers, model)
     topics = {a.question_id: a.topic for a in answers}
     firsts = []
     for qid, correct in evidence.first_attempts:
@@ -149,6 +162,7 @@ def read_history(
         guess = guess_floor(question) if question is not None else 0.0
         firsts.append((question.topic if question is not None else topics[qid], correct, guess))
     per_card = minutes_per_card(gaps, durations)
+    guesses = {qid: guess_floor(q) for qid, q in questions.items()}
     return HistoryFacts(
         memories=evidence.memories,
         past_reviews=evidence.past_reviews,
@@ -158,6 +172,7 @@ def read_history(
         new_today=new_today,
         reviews=len(rows),
         evidence_answers=evidence.answers,
+        evidence=checked_evidence(evidence.past_reviews, model, guesses),
     )
 
 
@@ -487,6 +502,7 @@ __all__ = [
     "Readiness",
     "TodayPlan",
     "assess",
+    "checked_evidence",
     "exam_moment",
     "minutes_per_card",
     "plan_applies",

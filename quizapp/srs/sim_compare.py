@@ -167,6 +167,34 @@ def compare(
     )
 
 
+@dataclass(frozen=True)
+class ForecastCalibration:
+    """The forecast's calibration alone, on a population of its own (`calibrate_forecast`)."""
+
+    config: SimulationConfig
+    calibration: tuple[CalibrationRow, ...]
+    reliability: tuple[ReliabilityBin, ...]
+
+
+def calibrate_forecast(
+    config: SimulationConfig, progress: Callable[[int], None] | None = None
+) -> ForecastCalibration:
+    """Only what the calibration needs: each student under FSRS 0.9 for the day's work, then
+    the shipped policy at that work with the app's forecast on `config.forecast_days`, as
+    `compare` does (same students, same seeds), without the other baselines."""
+    sim = Simulation(config)
+    shipped = []
+    for index in range(config.students):
+        student = sim.student(index)
+        work = sim.run(student, FsrsStrategy(0.9))[1].reviews_per_day
+        policy = PlanStrategy() if SHIPPED_POLICY == "plan" else GreedyStrategy()
+        shipped.append(sim.run(student, policy, work, forecast=True)[0])
+        if progress is not None:
+            progress(index + 1)
+    rows, table = calibration_rows(shipped)
+    return ForecastCalibration(config, rows, table)
+
+
 def _paired(first: Sequence[Outcome], second: Sequence[Outcome]) -> tuple[float, float]:
     return mean_ci([a.truth - b.truth for a, b in zip(first, second, strict=True)])
 
@@ -186,9 +214,11 @@ __all__ = [
     "POLICIES",
     "CalibrationRow",
     "Comparison",
+    "ForecastCalibration",
     "PolicyFigures",
     "ReliabilityBin",
     "brier",
+    "calibrate_forecast",
     "calibration_rows",
     "compare",
     "coverage",

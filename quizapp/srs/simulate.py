@@ -44,7 +44,7 @@ from quizapp.srs.projection import plan_forecast
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.simulate_fsrs import PyFsrsTruth
 from quizapp.srs.store import to_ms
-from quizapp.srs.uncertainty import Evidence
+from quizapp.srs.uncertainty import Check, Evidence
 
 START = datetime(2027, 1, 1, 9, 0, tzinfo=UTC)  # every study session and the exam at 09:00
 
@@ -155,7 +155,8 @@ class History:
     truth: Truth
     seen_memory: dict[str, Memory] = field(default_factory=dict)  # the app's (default model)
     first_attempts: list[tuple[str, bool, float]] = field(default_factory=list)
-    answers: list[tuple[str, bool]] = field(default_factory=list)  # (question, had a memory)
+    # (question, what it checked of forgetting: None for a card with no memory before)
+    answers: list[tuple[str, Check | None]] = field(default_factory=list)
     reviews_per_day: list[int] = field(default_factory=list)
 
     def student_view(self) -> Student:
@@ -270,7 +271,8 @@ class Simulation:
         correct = recalled or rng.random() < item.guess
         if qid not in history.seen_memory:
             history.first_attempts.append((item.topic, correct, item.guess))
-        history.answers.append((qid, qid in history.seen_memory))
+        before = history.seen_memory.get(qid)
+        history.answers.append((qid, Check.of(self.model, before, now_ms, item.guess, correct)))
         history.truth.review(qid, recalled, now_ms)
         history.seen_memory[qid] = self.model.review(
             history.seen_memory.get(qid), Rating.Good if correct else Rating.Again, now_ms

@@ -11,15 +11,23 @@ Each draw d holds:
   integrated over, not plugged in. With no first attempts a_d is uniform on [0, 1].
 - **forgetting**: per question a multiplier c on the memory model's forgetting, recall
   R^c (c = 2: twice as fast as the model says, c = 1/2: half as fast; R^c is also what a
-  stability divided by c gives while t is small against S). log c = s·z_d + σ_q·e_dq: z_d is
+  stability divided by c gives while t is small against S). log c = x_d + σ_q·e_dq: x_d is
   shared by every question (a student who forgets faster than the model does so everywhere),
-  e_dq is the question's own. The shared spread s = FORGETTING_SPREAD / sqrt(1 + n/N) shrinks
-  with the n answers that checked a memory state (N = SHARED_EVIDENCE_SCALE: an answer at a
-  recall chance of 0.7-0.9 holds (R ln R)^2 / (R(1 - R)), about 0.1-0.3 units of information
-  on log c, a quarter to a half of the prior's 1/1.5^2); the question's spread
-  σ_q = CARD_SPREAD / sqrt(1 + r_q) with its own r_q answers counted as evidence. The
-  model is the median student: with no evidence c ranges (10th-90th percentile, shared part)
-  from about 1/7 to 7, as fitted FSRS parameters of different people do.
+  e_dq is the question's own. x_d is drawn from its **posterior** given the checked answers
+  (`forgetting_posterior`): a grid of LOG_RATE_POINTS values of log c, the prior
+  N(0, FORGETTING_SPREAD²) times the likelihood of every checked answer (`Check.of`: an
+  evidence answer on a card whose memory state is a day old or more), each right with the chance the forecast itself
+  would have given it, p = max(R^c, g) (R the memory model's recall at that moment, g the
+  question's guessing floor; clipped to [LIKELIHOOD_FLOOR, 1 - LIKELIHOOD_FLOOR]: no answer is
+  ever certain). So the evidence moves the centre, not only the spread: a student whose
+  reviews go wrong more often than the model says is forecast to forget faster. The
+  question's spread σ_q = CARD_SPREAD / sqrt(1 + r_q), with its own r_q answers counted as
+  evidence. The model is the median student: with no evidence c ranges (10th-90th
+  percentile, shared part) from about 1/7 to 7, as fitted FSRS parameters of different
+  people do.
+  The two parts never count the same answer twice: the ability reads the first attempts
+  (a question's first answer ever: no memory state to check), the forgetting reads the
+  checked answers (later evidence answers), and the two sets are disjoint.
 
 Nothing here decides which answers count as evidence: `Evidence` is built from the reviews
 quizapp/srs/readiness.py reads. numpy only (no torch, no textual). Seeded: a report is the
@@ -31,41 +39,66 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
 from quizapp.srs.exam_model import ExamBlueprint, ScoreSummary, count_interval
 from quizapp.srs.forecast import PRIOR_STRENGTH, FirstAttempts, ScoreForecast
-from quizapp.srs.memory import Memory, MemoryModel
+from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 
 DRAWS = 2000  # draws of ability and forgetting behind a forecast with no further study
 EXAMS = 4000  # exams sampled from the draws for the percentiles and the pass chance
 SEED = 20270115
 FORGETTING_SPREAD = 1.5  # sd of the shared log forgetting multiplier with no checked answer
-SHARED_EVIDENCE_SCALE = 2.0  # checked answers that bring the shared variance to half
+LOG_RATE_POINTS = 64  # grid of the shared log forgetting multiplier's posterior
+LOG_RATE_RANGE = 3.0 * FORGETTING_SPREAD  # the grid spans ± 3 prior sds of log c
+LIKELIHOOD_FLOOR = 1e-3  # a checked answer's chance is kept inside [floor, 1 - floor]
 CARD_SPREAD = 0.3  # sd of a question's own log forgetting multiplier with no answer on it
 MIN_EVIDENCE_QUESTIONS = 10  # exam questions with a first attempt before a forecast is shown
 _BETA_FLOOR = 1e-6  # numpy's beta needs both shapes above zero
 
 
 @dataclass(frozen=True)
+class Check:
+    """An evidence answer on a card that had a memory state: what it checks of forgetting."""
+
+    recall: float  # the memory model's recall chance R at the answer
+    guess: float  # the question's guessing floor g
+    right: bool
+
+    @classmethod
+    def of(
+        cls, model: MemoryModel, before: Memory | None, at_ms: int, guess: float, right: bool
+    ) -> Check | None:
+        """What an evidence answer at `at_ms` checks, given the card's memory `before` it:
+        nothing for a first sight, nor for an answer less than a day after the card's last
+        one (short-term memory, which FSRS's forgetting curve does not describe; the history's
+        calibration, quizapp/srs/calibration.py, and the FSRS benchmark leave them out too)."""
+        if before is None or at_ms - before.last_review_ms < DAY_MS:
+            return None
+        return cls(model.retrievability(before, at_ms), guess, right)
+
+
+@dataclass(frozen=True)
 class Evidence:
-    """How much the history says: answers counted as evidence per exam question, and how
-    many of them checked a memory state (the card had been answered before)."""
+    """How much the history says: answers counted as evidence per exam question, how many of
+    them checked a memory state (the card had been answered before), and those checks."""
 
     answers: Mapping[str, int]
     checked: int
+    checks: tuple[Check, ...] = ()
 
     @classmethod
-    def tally(cls, reviews: Iterable[tuple[str, bool]]) -> Evidence:
-        """From (question id, whether the card had a memory state before) per answer."""
+    def tally(cls, reviews: Iterable[tuple[str, Check | None]]) -> Evidence:
+        """From (question id, its check, or None for a card with no memory state before)
+        per evidence answer."""
         answers: dict[str, int] = {}
-        checked = 0
-        for question_id, had_memory in reviews:
+        checks: list[Check] = []
+        for question_id, check in reviews:
             answers[question_id] = answers.get(question_id, 0) + 1
-            checked += had_memory
-        return cls(answers, checked)
+            if check is not None:
+                checks.append(check)
+        return cls(answers, len(checks), tuple(checks))
 
     @classmethod
     def assumed(cls, memories: Iterable[str]) -> Evidence:
@@ -157,13 +190,14 @@ def draw_belief(
     right, answered, guesses = _totals(first_attempts.by_topic.values())
     alpha = 1 + max(0.0, right - guesses)
     beta = 1 + answered - right
+    posterior = forgetting_posterior(evidence.checks)
     if stratified:
         spread = (np.arange(draws) + 0.5) / draws
         ability = np.quantile(rng.beta(alpha, beta, 20_000), spread)[rng.permutation(draws)]
-        shared = np.array([NormalDist().inv_cdf(q) for q in spread])[rng.permutation(draws)]
+        shared = posterior.quantiles(spread)[rng.permutation(draws)]
     else:
         ability = rng.beta(alpha, beta, draws)
-        shared = rng.standard_normal(draws)
+        shared = posterior.sample(draws, rng)
     knowledge: dict[str, np.ndarray] = {}
     for topic in sorted({item.topic for item in blueprint.items}):
         t_right, t_answered, t_guesses = first_attempts.by_topic.get(topic, (0, 0, 0.0))
@@ -172,17 +206,62 @@ def draw_belief(
             np.maximum(PRIOR_STRENGTH * ability + known, _BETA_FLOOR),
             np.maximum(PRIOR_STRENGTH * (1 - ability) + t_answered - t_right, _BETA_FLOOR),
         )
-    shared_spread = FORGETTING_SPREAD / math.sqrt(1 + evidence.checked / SHARED_EVIDENCE_SCALE)
     own_spread = np.array(
         [
             CARD_SPREAD / math.sqrt(1 + evidence.answers.get(item.question_id, 0))
             for item in blueprint.items
         ]
     )
-    log_rate = shared_spread * shared[:, None] + own_spread * rng.standard_normal(
-        (draws, len(blueprint.items))
-    )
+    log_rate = shared[:, None] + own_spread * rng.standard_normal((draws, len(blueprint.items)))
     return Belief(knowledge, np.exp(log_rate))
+
+
+@dataclass(frozen=True)
+class LogRatePosterior:
+    """The shared log forgetting multiplier's posterior: a density constant on each of the
+    grid's cells (`weights` sum to 1), centred on `grid`."""
+
+    grid: np.ndarray
+    weights: np.ndarray
+
+    @property
+    def step(self) -> float:
+        return float(self.grid[1] - self.grid[0])
+
+    @property
+    def mean(self) -> float:
+        return float(self.weights @ self.grid)
+
+    def sample(self, draws: int, rng: np.random.Generator) -> np.ndarray:
+        cells = rng.choice(len(self.grid), size=draws, p=self.weights)
+        return self.grid[cells] + self.step * (rng.random(draws) - 0.5)
+
+    def quantiles(self, levels: np.ndarray) -> np.ndarray:
+        """The inverse of the piecewise-linear distribution function."""
+        edges = np.append(self.grid - self.step / 2, self.grid[-1] + self.step / 2)
+        cumulative = np.concatenate(([0.0], np.cumsum(self.weights)))
+        return np.interp(levels, cumulative, edges)
+
+
+_GRID = np.linspace(-LOG_RATE_RANGE, LOG_RATE_RANGE, LOG_RATE_POINTS)
+
+
+def forgetting_posterior(checks: Sequence[Check]) -> LogRatePosterior:
+    """The prior N(0, FORGETTING_SPREAD²) on the grid times each checked answer's likelihood:
+    right with p = max(R^c, g), the chance the forecast gives (see the module docstring)."""
+    log_posterior = -0.5 * (_GRID / FORGETTING_SPREAD) ** 2
+    if checks:
+        recall = np.clip([c.recall for c in checks], 1e-12, 1.0)
+        guess = np.array([c.guess for c in checks])
+        right = np.array([c.right for c in checks], dtype=bool)
+        rate = np.exp(_GRID)[:, None]  # (grid, 1)
+        chance = np.maximum(recall[None, :] ** rate, guess[None, :])
+        chance = np.clip(chance, LIKELIHOOD_FLOOR, 1 - LIKELIHOOD_FLOOR)
+        log_posterior = log_posterior + np.where(right, np.log(chance), np.log1p(-chance)).sum(
+            axis=1
+        )
+    weights = np.exp(log_posterior - log_posterior.max())
+    return LogRatePosterior(_GRID, weights / weights.sum())
 
 
 def _totals(tallies: Iterable[tuple[int, int, float]]) -> tuple[int, int, float]:
@@ -312,14 +391,18 @@ __all__ = [
     "DRAWS",
     "EXAMS",
     "FORGETTING_SPREAD",
+    "LIKELIHOOD_FLOOR",
+    "LOG_RATE_POINTS",
     "MIN_EVIDENCE_QUESTIONS",
-    "SHARED_EVIDENCE_SCALE",
     "Basis",
     "Belief",
+    "Check",
     "Evidence",
+    "LogRatePosterior",
     "chance_matrix",
     "draw_belief",
     "expected_scores",
+    "forgetting_posterior",
     "mean_by_moment",
     "score_forecast_of",
     "uncertain_forecast",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -14,22 +15,16 @@ from tests.conftest import REPO
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """Built through the build backend's own PEP 517 hook, not pip: a uv environment (the
+    README's Quick start) has no pip."""
     out = tmp_path_factory.mktemp("wheel")
+    build = "import sys, hatchling.build; hatchling.build.build_wheel(sys.argv[1])"
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(out),
-            str(REPO),
-        ],
+        [sys.executable, "-c", build, str(out)],
         capture_output=True,
         text=True,
         timeout=300,
+        cwd=REPO,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     [built] = out.glob("quizapp-*.whl")
@@ -64,3 +59,22 @@ def test_an_installed_copy_finds_its_bank_without_flags(wheel: Path, tmp_path: P
     assert path.startswith(str(target))
     n_questions, n_errors = map(int, counts.split())
     assert n_questions >= 60 and n_errors == 0
+
+
+def test_uv_and_pip_install_the_same_test_dependencies() -> None:
+    """`uv run pytest` installs the dev group, `pip install -e ".[dev]"` the dev extra."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert project["dependency-groups"]["dev"] == project["project"]["optional-dependencies"]["dev"]
+
+
+def test_uv_takes_torch_from_the_cpu_index_on_linux() -> None:
+    """On a plain Linux machine PyPI's torch is the CUDA build (gigabytes); uv's documented
+    remedy is PyTorch's CPU index as torch's source there."""
+    uv = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["uv"]
+    indexes = {index["name"]: index for index in uv["index"]}
+    [source] = uv["sources"]["torch"]
+    cpu_index = indexes[source["index"]]
+    assert cpu_index["url"] == "https://download.pytorch.org/whl/cpu"
+    assert cpu_index["explicit"], "only torch may be looked up on PyTorch's index"
+    assert "sys_platform == 'linux'" in source["marker"]
+    assert "darwin" not in source["marker"], "macOS takes PyPI's build (the CPU/MPS one)"

@@ -32,3 +32,22 @@ def test_a_tiny_bench_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -
         assert [row.day for row in calibrated.calibration] == [0, 4, 7]  # 0, 7, half, eve
         assert "in 80% interval" in section and "reliability" in section
         assert results[simulator, 3].calibration == ()
+
+
+def test_the_calibration_runs_on_varied_populations_of_both_simulators(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(BENCH_DIR))
+        bench_exam = importlib.import_module("bench_exam")
+        settings = bench_exam.BenchSettings(students=2, days=8, budgets=(4,), calibration_budget=4)
+        runs = bench_exam.calibration_runs(settings)
+    out = capsys.readouterr().out
+    spread = bench_exam.VARIED_POPULATION["forgetting_spread"]
+    assert spread > 0
+    assert [run.config.simulator for run in runs.values()] == ["quizapp", "py-fsrs", "py-fsrs"]
+    for run in runs.values():
+        assert run.config.forgetting_spread == spread and run.config.students == 2
+        assert [row.day for row in run.calibration] == [0, 4, 7]
+    assert [run.config.session_spread_hours for run in runs.values()][2] == 0.0
+    assert out.count("varied population") == 3 and out.count("in 80% interval") == 3

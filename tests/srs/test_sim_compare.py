@@ -41,3 +41,16 @@ def test_calibration_rows_group_forecasts_by_day() -> None:
     assert [r.coverage for r in rows] == [1.0, 0.0]
     assert rows[1].brier == pytest.approx((0.4**2 + 0.6**2) / 2)
     assert sum(b.forecasts for b in table) == 4
+
+
+def test_the_calibration_alone_gives_the_rows_the_full_comparison_gives() -> None:
+    """Same students, same seeds: running only the shipped policy changes nothing."""
+    from quizapp.srs.sim_compare import calibrate_forecast, compare
+    from quizapp.srs.simulate import SimulationConfig
+
+    config = SimulationConfig(
+        students=2, days=6, reviews_per_day=4, forecast_days=(0, 3, 5), forgetting_spread=1.5
+    )
+    alone = calibrate_forecast(config)
+    assert [row.day for row in alone.calibration] == [0, 3, 5]
+    assert alone.calibration == compare(config).calibration

@@ -5,6 +5,8 @@
     anki-text   .txt         importers.anki_text      flashcards; quizapp's own cards as themselves
     apkg        .apkg        importers.apkg           the same, from an Anki package
     json        .json        importers.quizapp_json   the exported decks, as they were
+    moodle-xml  .xml         importers.moodle_xml     a deck per top category: choice,
+                                                      true/false, numeric, ordering questions
 
 (CSV stays with quizapp.authoring.csv_import.) The format comes from the file's extension; a
 `.txt` file is Anki's when it starts with Anki's `#separator:`/`#html:` headers, GIFT when it
@@ -36,8 +38,14 @@ from quizapp.authoring.importers.common import (
     slugify,
 )
 
-IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json")
-_BY_SUFFIX = {".csv": "csv", ".gift": "gift", ".apkg": "apkg", ".json": "json"}
+IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json", "moodle-xml")
+_BY_SUFFIX = {
+    ".csv": "csv",
+    ".gift": "gift",
+    ".apkg": "apkg",
+    ".json": "json",
+    ".xml": "moodle-xml",
+}
 _GIFT_HINT = re.compile(
     r"(?m)^\s*::|^\s*\$CATEGORY:|\{\s*(?:T|F|TRUE|FALSE)\s*(?:#[^{}]*)?\}|\{[^{}]*[=~#][^{}]*\}"
 )
@@ -74,8 +82,8 @@ def detect_format(path: Path) -> str:
             "name the format with --from gift or --from anki-text"
         )
     raise ImportInputError(
-        f"{path}: quizapp imports .csv, .gift, .txt (GIFT or Anki notes), .apkg and .json "
-        "files; name the format with --from"
+        f"{path}: quizapp imports .csv, .gift, .txt (GIFT or Anki notes), .apkg, .json and "
+        ".xml (Moodle XML) files; name the format with --from"
     )
 
 
@@ -119,6 +127,8 @@ def read_decks(path: Path, fmt: str, options: DeckOptions) -> list[PendingDeck]:
     name = str(path)
     if fmt == "json":
         return _json_decks(path, options)
+    if fmt == "moodle-xml":
+        return _moodle_decks(path, options)
     if fmt == "gift":
         from quizapp.authoring.importers.gift import parse_gift
 
@@ -172,6 +182,34 @@ def _json_decks(path: Path, options: DeckOptions) -> list[PendingDeck]:
         }
         origins = {key: where for key, where in found.origins.items() if key not in given}
         pending.append(PendingDeck(replace(base, **given), found.source, origins))
+    return pending
+
+
+def _moodle_decks(path: Path, options: DeckOptions) -> list[PendingDeck]:
+    """A deck per top-level category (importers.moodle_xml); the options set the metadata
+    of a file of one deck only, as for JSON."""
+    from quizapp.authoring.importers.moodle_xml import read_moodle_xml
+
+    found = read_moodle_xml(path, str(path))
+    if len(found) > 1 and options.given():
+        names = ", ".join(d.deck_id or d.title or "?" for d in found)
+        raise ImportInputError(
+            f"{path} holds {len(found)} categories ({names}); {', '.join(options.given())} "
+            "set one deck's metadata: import a file of one category"
+        )
+    pending: list[PendingDeck] = []
+    for deck in found:
+        info = default_deck_info(
+            path,
+            deck_id=options.deck_id if options.deck_id is not None else deck.deck_id,
+            title=options.title if options.title is not None else deck.title,
+            topic=options.topic,
+            domain=options.domain,
+            weight=options.weight,
+        )
+        if deck.description and info.description is None:
+            info = replace(info, description=deck.description)
+        pending.append(PendingDeck(info, deck.source))
     return pending
 
 
