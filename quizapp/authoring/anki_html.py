@@ -1,93 +1,71 @@
-"""Markdown to HTML, just enough for Anki cards: paragraphs, `-` and `1.` lists, fenced code,
-`code`, **bold** and *italic*. Everything else is HTML-escaped, so no bank text can inject
-markup into a card."""
+"""Markdown to HTML for Anki cards, as the TUI shows the same text.
+
+The TUI renders bank text with Textual's Markdown widget, which parses it with markdown-it-py;
+the cards are rendered by the same parser, so an explanation keeps its structure in Anki:
+paragraphs, tables (GitHub's pipe tables, with their column alignment), fenced code, nested
+and numbered lists, block quotes, headings, `code`, **bold**, *italic* and ~~strike-through~~.
+
+Bank text is untrusted, and a card is HTML that Anki's web view shows. So raw HTML is never
+passed through: markdown-it's `html` option is off, and every `<`, `>`, `&` and quote in the
+text comes out escaped, as the text it is. An image (`![alt](src)`) is written as that text,
+not as an `<img>`, so a card never fetches anything when it is shown; and a link keeps its
+address only when it is http(s) or mailto (markdown-it already refuses `javascript:` and the
+like; any other link is shown as its Markdown).
+"""
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Sequence
 
-_LIST_ITEM = re.compile(r"^\s{0,3}(?:(?P<bullet>[-*+])|(?P<number>\d{1,9})[.)])\s+(?P<text>.*)$")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__", re.DOTALL)
-_ITALIC = re.compile(r"(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])", re.DOTALL)
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererProtocol
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
-
-def inline_html(text: str) -> str:
-    """Escape `text` for HTML and render `code`, **bold** and *italic*."""
-    parts: list[str] = []
-    last = 0
-    for match in _CODE_SPAN.finditer(text):
-        parts.append(_emphasis(html.escape(text[last : match.start()], quote=False)))
-        parts.append(f"<code>{html.escape(match.group(2).strip(), quote=False)}</code>")
-        last = match.end()
-    parts.append(_emphasis(html.escape(text[last:], quote=False)))
-    return "".join(parts)
+_SAFE_LINK = re.compile(r"(?i)^(?:https?:|mailto:)")
+# markdown-it puts a newline after each block tag. Inside text, `<` and `>` are always escaped,
+# so `>` then a newline then `<` only ever falls between two tags: dropped, the card's HTML
+# stays one line per field, as before.
+_BETWEEN_TAGS = re.compile(r">\n+(?=<)")
 
 
-def _emphasis(escaped: str) -> str:
-    escaped = _BOLD.sub(lambda m: f"<strong>{m.group(1) or m.group(2)}</strong>", escaped)
-    return _ITALIC.sub(r"<em>\1</em>", escaped)
+def _parser() -> MarkdownIt:
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    parser.enable(["table", "strikethrough"])
+    plain_validate = parser.validateLink
+    parser.validateLink = lambda url: bool(_SAFE_LINK.match(url)) and plain_validate(url)
+
+    def image_as_text(
+        renderer: RendererProtocol,
+        tokens: Sequence[Token],
+        index: int,
+        options: OptionsDict,
+        env: EnvType,
+    ) -> str:
+        token = tokens[index]
+        alt = "".join(child.content for child in token.children or [])
+        return escapeHtml(f"![{alt}]({token.attrGet('src') or ''})")
+
+    parser.add_render_rule("image", image_as_text)
+    return parser
+
+
+_MARKDOWN = _parser()
 
 
 def markdown_to_html(text: str) -> str:
-    """A small Markdown subset as HTML: paragraphs, `-`/`1.` lists, fenced code, inline marks.
+    """`text` (the bank's Markdown) as the HTML of an Anki field. No markup in the text passes
+    through: it is all escaped, and only what the Markdown says becomes tags."""
+    rendered = _MARKDOWN.render(text.replace("\r\n", "\n"))
+    return _BETWEEN_TAGS.sub(">", rendered).strip("\n")
 
-    Everything is HTML-escaped first, so no text can inject markup.
-    """
-    out: list[str] = []
-    paragraph: list[str] = []
-    items: list[str] = []
-    list_kind: str | None = None
-    lines = text.replace("\r\n", "\n").split("\n")
 
-    def flush_paragraph() -> None:
-        if paragraph:
-            out.append(f"<p>{inline_html(chr(10).join(paragraph))}</p>")
-            paragraph.clear()
-
-    def flush_list() -> None:
-        nonlocal list_kind
-        if items:
-            body = "".join(f"<li>{inline_html(item)}</li>" for item in items)
-            out.append(f"<{list_kind}>{body}</{list_kind}>")
-            items.clear()
-        list_kind = None
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.lstrip().startswith("```"):
-            flush_paragraph()
-            flush_list()
-            fence = line.lstrip()[:3]
-            code: list[str] = []
-            i += 1
-            while i < len(lines) and not lines[i].lstrip().startswith(fence):
-                code.append(lines[i])
-                i += 1
-            out.append(f"<pre><code>{html.escape(chr(10).join(code), quote=False)}</code></pre>")
-            i += 1
-            continue
-        if not line.strip():
-            flush_paragraph()
-            flush_list()
-        elif match := _LIST_ITEM.match(line):
-            flush_paragraph()
-            kind = "ul" if match.group("bullet") else "ol"
-            if list_kind is not None and kind != list_kind:
-                flush_list()
-            list_kind = kind
-            items.append(match.group("text"))
-        elif items and line.startswith((" ", "\t")):
-            items[-1] += "\n" + line.strip()  # a continuation of the list item
-        else:
-            flush_list()
-            paragraph.append(line.strip())
-        i += 1
-    flush_paragraph()
-    flush_list()
-    return "".join(out)
+def inline_html(text: str) -> str:
+    """One line of text (an option, a step, a unit) as inline HTML: `code`, **bold**,
+    *italic* and the rest of the inline marks, escaped like markdown_to_html."""
+    return _MARKDOWN.renderInline(text.replace("\r\n", "\n")).strip("\n")
 
 
 __all__ = ["inline_html", "markdown_to_html"]

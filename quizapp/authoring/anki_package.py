@@ -59,15 +59,21 @@ ANKI_CSS = """\
 .why { color: #555; }
 .source { color: #888; font-size: 0.8em; margin-top: 1em; }
 code { font-family: monospace; background: #f2f2f2; padding: 0 0.2em; }
+pre { background: #f2f2f2; padding: 0.5em; overflow-x: auto; }
+pre code { padding: 0; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; vertical-align: top; }
+blockquote { border-left: 3px solid #bbb; margin-left: 0; padding-left: 0.8em; color: #444; }
 """
 # When the note type (ANKI_FIELDS, ANKI_TEMPLATES, ANKI_CSS) last changed. Anki replaces a
 # collection's copy only with a newer one, so change this with them (a test holds the pair
 # to ANKI_MODEL_DIGEST).
-ANKI_MODEL_MTIME = 1_796_083_200  # 2026-12-01
-ANKI_MODEL_DIGEST = "062a83657a6ad305"
+ANKI_MODEL_MTIME = 1_796_328_000  # 2026-12-03 20:00 UTC: tables, code blocks, quotes styled
+ANKI_MODEL_DIGEST = "6116a83a8b3d3b43"
 # When the card layout (quizapp.authoring.anki_cards) last changed: no note is dated earlier,
 # so that a layout change reaches notes whose bank file is older. Change it with the layout.
-CARD_FORMAT_MTIME = 1_796_151_600  # 2026-12-01 19:00 UTC: options numbered as on the front
+# 2026-12-03 20:00 UTC: explanations rendered by markdown-it (tables, nested lists, code).
+CARD_FORMAT_MTIME = 1_796_328_000
 # A previous package is read only up to this size (its collection, uncompressed).
 MAX_PREVIOUS_BYTES = 256 * 1024 * 1024
 

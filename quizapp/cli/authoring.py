@@ -130,7 +130,9 @@ def add_authoring_commands(
             "#separator:/#html: headers), Anki packages (.apkg), Moodle XML (.xml: a deck per\n"
             "category) and quizapp's own JSON export (.json); a file of several decks needs\n"
             "--out FOLDER. Each item that cannot be imported is reported as WHERE: skipped:\n"
-            "reason, and the exit code is 1.\n\n"
+            "reason, and the exit code is 1; content dropped from an imported item (an image,\n"
+            "a sound, a link's address) as WHERE: note: .... Every report ends with the\n"
+            "counts: N imported, M skipped, K notes about dropped content.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
             + _OUT_RULES
@@ -371,6 +373,7 @@ def _import(args: argparse.Namespace) -> int:
     )
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
+    from quizapp.cli.importers import csv_counts
 
     source = Path(args.csv)
     if not source.is_file():
@@ -423,6 +426,7 @@ def _import(args: argparse.Namespace) -> int:
             f"quizapp import: no question imported; {len(result.problems)} row(s) rejected",
             file=sys.stderr,
         )
+        print(csv_counts(0, result), file=sys.stderr)
         return 1
     if out is None:
         sys.stdout.write(result.text)
@@ -434,6 +438,7 @@ def _import(args: argparse.Namespace) -> int:
         f"quizapp import: {len(result.imported)} question(s) imported{where}{rejected}",
         file=sys.stderr,
     )
+    print(csv_counts(len(result.imported), result), file=sys.stderr)
     return 1 if result.problems else 0
 
 

@@ -2,7 +2,7 @@
 
 quizapp.cli.authoring parses the command and sends every format but CSV here. Each skipped
 item is one line on stderr, `WHERE: skipped: reason`, and each lossy conversion one
-`WHERE: note: ...`; the deck goes to --out (or stdout) by the rules of
+`WHERE: note: ...`; the report ends with their counts (importers.common.count_line). The deck goes to --out (or stdout) by the rules of
 quizapp.authoring.output_file. A JSON export of several decks needs --out FOLDER and writes
 FOLDER/<deck id>.yaml for each. Exit 0 when everything was imported, 1 when something was
 skipped or nothing could be, 2 when the file cannot be imported at all.
@@ -13,6 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizapp.authoring.csv_import import ImportResult
 
 
 def import_format(args: argparse.Namespace) -> str:
@@ -26,7 +30,7 @@ def import_format(args: argparse.Namespace) -> str:
 def run_import(args: argparse.Namespace, fmt: str) -> int:
     from quizapp.authoring.csv_import import CsvInputError
     from quizapp.authoring.importers import DeckOptions, ImportInputError, build, read_decks
-    from quizapp.authoring.importers.common import report_order
+    from quizapp.authoring.importers.common import count_line, report_order
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
     from quizapp.cli.authoring import _error, _fail, _reference_paths, _without
@@ -73,10 +77,13 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
     report = [(item, "skipped") for item in skipped] + [(note, "note") for note in notes]
     for item, kind in sorted(report, key=lambda pair: report_order(pair[0].where)):
         print(item.format(kind), file=sys.stderr)
+    counts = f"quizapp import: {count_line(0, len(skipped), len(notes))}"
     if not any(result.text for result in built):
-        return _fail(
+        code = _fail(
             "import", f"no question imported from {source}; {len(skipped)} item(s) skipped"
         )
+        print(counts, file=sys.stderr)
+        return code
     written, files = 0, 0
     for result, target in zip(built, targets, strict=True):
         if result.text is None:
@@ -92,4 +99,13 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
         where = f" to {files} deck file(s) in {out}" if to_folder else f" to {out}"
     dropped = f"; {len(skipped)} item(s) skipped" if skipped else ""
     print(f"quizapp import: {written} question(s) imported{where}{dropped}", file=sys.stderr)
+    print(f"quizapp import: {count_line(written, len(skipped), len(notes))}", file=sys.stderr)
     return 1 if skipped else 0
+
+
+def csv_counts(imported: int, result: ImportResult) -> str:
+    """The count line for a CSV import: a rejected row is a skipped item, and a warning
+    about columns left unread a note about dropped content."""
+    from quizapp.authoring.importers.common import count_line
+
+    return f"quizapp import: {count_line(imported, len(result.problems), len(result.warnings))}"

@@ -220,7 +220,7 @@ def test_each_bad_row_is_rejected_with_its_reason_and_the_rest_imported(
     code, stdout, stderr = cli(capsys, "import", str(path), "--out", str(out))
     assert code == 1
     assert stdout == ""
-    line, *hint, summary = stderr.splitlines()
+    line, *hint, summary, counts = stderr.splitlines()
     assert hint == (
         [
             "quizapp import: 1 rejected row(s) have ids the bank already has: to "
@@ -231,6 +231,7 @@ def test_each_bad_row_is_rejected_with_its_reason_and_the_rest_imported(
     )
     assert line.startswith(f"{path}: row 3, question ") and reason in line, line
     assert "1 question(s) imported" in summary and "1 row(s) rejected" in summary
+    assert counts == "quizapp import: 1 imported, 1 skipped, 0 notes about dropped content"
     deck, _ = load_file(out)
     assert deck is not None and [q.id for q in deck.questions] == ["good-1"]
 

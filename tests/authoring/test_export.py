@@ -255,7 +255,7 @@ def test_markdown_to_html_subset() -> None:
     assert markdown_to_html("Intro:\n- a\n- *b*\n\n1. x\n2. y") == (
         "<p>Intro:</p><ul><li>a</li><li><em>b</em></li></ul><ol><li>x</li><li>y</li></ol>"
     )
-    assert markdown_to_html("```\nif a < b:\n```") == "<pre><code>if a &lt; b:</code></pre>"
+    assert markdown_to_html("```\nif a < b:\n```") == "<pre><code>if a &lt; b:\n</code></pre>"
     assert markdown_to_html("3 * 4 * 5") == "<p>3 * 4 * 5</p>"
 
 

@@ -53,7 +53,10 @@ def test_the_reader_follows_the_extension_and_content(
     out = write(tmp_path, "deck.yaml", stdout)  # without --out the deck goes to stdout
     deck, _ = load_file(out)
     assert deck is not None and [q.prompt for q in deck.questions] == [prompt]
-    assert stderr == "quizapp import: 1 question(s) imported\n"
+    assert stderr == (
+        "quizapp import: 1 question(s) imported\n"
+        "quizapp import: 1 imported, 0 skipped, 0 notes about dropped content\n"
+    )
 
 
 def test_from_names_the_format_outright(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -88,9 +91,10 @@ def test_nothing_importable_writes_nothing(
     out = tmp_path / "deck.yaml"
     code, stdout, stderr = cli(capsys, "import", str(source), "--out", str(out))
     assert code == 1 and stdout == "" and not out.exists()
-    assert stderr.splitlines()[-1] == (
-        f"quizapp import: error: no question imported from {source}; 2 item(s) skipped"
-    )
+    assert stderr.splitlines()[-2:] == [
+        f"quizapp import: error: no question imported from {source}; 2 item(s) skipped",
+        "quizapp import: 0 imported, 2 skipped, 0 notes about dropped content",
+    ]
 
 
 def test_output_rules_hold_for_every_format(

@@ -156,9 +156,10 @@ def test_every_skipped_item_is_reported_once_with_its_line_and_reason(
     assert notes[8] == "the title 'Heads in the base model' is left out: [id:heads-base] names it"
     assert notes[16].startswith("the penalty of option 3 (-100%): quizapp scores a multiple-choice")
     assert "50% credit" in notes[32]
-    summary = stderr.splitlines()[-1]
+    summary, counts = stderr.splitlines()[-2:]
     assert summary.startswith("quizapp import: 10 question(s) imported to ")
     assert summary.endswith("; 8 item(s) skipped")
+    assert counts == "quizapp import: 10 imported, 8 skipped, 3 notes about dropped content"
 
 
 # -- the grammar, item by item ------------------------------------------------------------------

@@ -156,8 +156,12 @@ def test_unrepresentable_types_are_skipped_with_file_line_and_reason(imported: I
         assert f"{name}:{line}: skipped: {reason}" in lines
     assert any(":" in line and "a simple calculated question" in line for line in lines)
     assert code == 1
-    assert "6 question(s) imported to 2 deck file(s)" in lines[-1]
-    assert lines[-1].endswith("; 9 item(s) skipped")
+    assert "6 question(s) imported to 2 deck file(s)" in lines[-2]
+    assert lines[-2].endswith("; 9 item(s) skipped")
+    notes = sum(1 for line in lines if ": note: " in line)
+    assert (
+        lines[-1] == f"quizapp import: 6 imported, 9 skipped, {notes} notes about dropped content"
+    )
 
 
 def test_every_loss_is_named_in_a_note(imported: Imported) -> None:

@@ -25,11 +25,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from quizapp.authoring.importers.anki_notes import AnkiNote, deck_title, note_draft
+from quizapp.authoring.importers.anki_notes import AnkiNote, deck_title, note_result
 from quizapp.authoring.importers.common import (
     MAX_ITEMS,
     ImportInputError,
-    Skipped,
     SourceResult,
 )
 from quizapp.authoring.importers.html_text import looks_like_html
@@ -221,9 +220,9 @@ def notes_result(notes: list[AnkiNote]) -> SourceResult:
             if note.deck:
                 note.extra_tags.append(deck_title(note.deck))
     for note in notes:
-        made = note_draft(note)
-        if isinstance(made, Skipped):
-            result.skipped.append(made)
-        else:
-            result.drafts.append(made)
+        made = note_result(note)
+        if made.skipped is not None:
+            result.skipped.append(made.skipped)
+        result.drafts.extend(made.drafts)
+        result.notes.extend(made.notes)
     return result

@@ -57,6 +57,7 @@ __all__ = [
     "SourceResult",
     "build_deck",
     "check_deck",
+    "count_line",
     "default_deck_info",
     "no_explanation",
     "read_text_file",
@@ -109,6 +110,15 @@ class BuiltDeck:
     text: str | None  # the deck file; None when no question survived
     imported: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+
+
+def count_line(imported: int, skipped: int, notes: int) -> str:
+    """The line every import report ends with, whatever the format: how many questions were
+    imported, how many items skipped, and how many notes name content that was dropped
+    ("38 imported, 3 skipped, 5 notes about dropped content"). Zeros are written too, so a
+    reader (or a script) finds all three counts on every report."""
+    about = "note" if notes == 1 else "notes"
+    return f"{imported} imported, {skipped} skipped, {notes} {about} about dropped content"
 
 
 # -- reading ----------------------------------------------------------------------------------

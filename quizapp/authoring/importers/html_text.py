@@ -81,6 +81,9 @@ _BLOCKS = frozenset(
         "h6",
     ]
 )
+# Marks a list item's continuation line while the text is assembled (three spaces in the end).
+# NUL: no text that reaches here holds one (the importers reject control characters).
+_INDENT = "\x00"
 MAX_DEPTH = 100  # deeper elements join their parent: nesting cannot exhaust the stack
 
 
@@ -216,6 +219,9 @@ def _render(node: Element | str, in_pre: bool = False) -> str:
         return _code_span(node.text())
     if tag in ("ul", "ol"):
         return _render_list(node)
+    if tag == "table":  # its rows, whatever groups them, as a Markdown table
+        rows = "".join(_render(row) for row in node.find_all(lambda e: e.tag == "tr"))
+        return f"{_BLOCK_BREAK}{_with_header_rule(rows)}{_BLOCK_BREAK}"
     inner = "".join(_render(child, in_pre) for child in node.children)
     if tag in ("b", "strong"):
         return _wrap("**", inner)
@@ -228,6 +234,24 @@ def _render(node: Element | str, in_pre: bool = False) -> str:
     if tag in _BLOCKS:
         return f"{_BLOCK_BREAK}{inner}{_BLOCK_BREAK}"
     return inner
+
+
+def _marked_indent(line: str) -> str:
+    """An item's line with its indent (from a list nested in it) as marks, which survive."""
+    spaces = len(line) - len(line.lstrip(" "))
+    return _INDENT * (spaces // 3) + line[spaces - spaces % 3 :]
+
+
+def _with_header_rule(rows: str) -> str:
+    """A table's rows with the `| --- |` line after the first, which makes them a Markdown
+    table (the first row is its header, as in a `<thead>`)."""
+    lines = rows.split("\n")
+    for n, line in enumerate(lines):
+        if line.startswith("|"):
+            cells = max(line.count(" |"), 1)
+            lines.insert(n + 1, "|" + " --- |" * cells)
+            break
+    return "\n".join(lines)
 
 
 def _render_list(node: Element) -> str:
@@ -245,7 +269,9 @@ def _render_list(node: Element) -> str:
         marker = f"{n}. " if node.tag == "ol" else "- "
         first, *rest = [line for line in item.split("\n") if line.strip()]
         lines.append(marker + first)
-        lines.extend("   " + line for line in rest)  # indented: a continuation of the item
+        # Indented: a continuation of the item (a nested list, a second paragraph). The mark
+        # stands for the indent until to_markdown has stripped the HTML's own whitespace.
+        lines.extend(_INDENT + _marked_indent(line) for line in rest)
     return _BLOCK_BREAK + "\n".join(lines) + _BLOCK_BREAK
 
 
@@ -263,7 +289,9 @@ def to_markdown(node: Element | list[Element | str]) -> str:
         elif in_fence:
             lines.append(line)
         else:
-            lines.append(line.strip())
+            stripped = line.strip()
+            depth = len(stripped) - len(stripped.lstrip(_INDENT))
+            lines.append("   " * depth + stripped[depth:].strip())
     text = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
