@@ -33,7 +33,7 @@ from quizapp.experiments.context import Cancelled
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
-from quizapp.tui.field_focus import release_focus
+from quizapp.tui.field_focus import leave_field, release_focus
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
@@ -121,6 +121,10 @@ class LabPanel(Vertical):
         Binding("r", "rerun", "Rerun"),
         # Not ctrl+c: Textual 8 uses it for copy.
         Binding("x", "cancel", "Cancel run"),
+        # With the Rerun or Cancel button focused (or a wide table), Escape goes back one
+        # level, to the page the lab is on, as it does from a field of the form: it must not
+        # reach the screen's own Escape, which leaves the session or the screen.
+        Binding("escape", "leave_lab", "Leave lab"),
     ]
 
     class Completed(Message):
@@ -319,6 +323,9 @@ class LabPanel(Vertical):
     def action_cancel(self) -> None:
         self.cancel()
 
+    def action_leave_lab(self) -> None:
+        leave_field(self)
+
     @on(Button.Pressed, "#lab-rerun")
     def _rerun_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -364,6 +371,15 @@ class LabPanel(Vertical):
         if not self.running:
             self._set_status(FIX_ARGUMENT, "-failed")
         self._refresh_staleness()
+
+    def _rejected(self, error: ArgumentError) -> None:
+        """The run refused an argument: say which beside the form and keep the last result,
+        dimmed and labelled with its own arguments (they are not the form's)."""
+        self._set_arg_error(error.argument, str(error))
+        self._set_status(FIX_ARGUMENT, "-failed")
+        shown = self._shown_args
+        self.set_class(shown is not None, "-stale")
+        self.query_one(StaleNote).show_for(shown)
 
     def _form_args(self) -> dict[str, ArgValue | None] | None:
         """The form's arguments, bound; None when they do not bind."""
@@ -481,7 +497,15 @@ class LabPanel(Vertical):
             self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
             self._refresh_staleness()
             return
-        if message.error is not None or message.result is None:
+        error = message.error
+        if isinstance(error, ArgumentError) and error.argument and not self.lab.failed:
+            # The computation itself refused an argument that `bind` let through (words that
+            # are not a permutation, a head_dim RoPE cannot rotate): that is the form's
+            # mistake, not a failure, so the last result stays on show.
+            self._rejected(error)
+            self.post_message(self.Failed(name, error, panel=self))
+            return
+        if error is not None or message.result is None:
             self.log.error(f"lab {name} failed:\n{message.trace}")
             await self._fail(
                 name, message.error or RuntimeError("the computation returned nothing")
