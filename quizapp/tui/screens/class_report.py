@@ -106,6 +106,10 @@ class ClassReportScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Class report"
+        body = self.query_one("#class-body", VerticalScroll)
+        # Scrolled, or grown by the report: which page keys the footer offers changes.
+        self.watch(body, "scroll_y", self._body_moved, init=False)
+        self.watch(body, "virtual_size", self._body_moved, init=False)
         self.query_one("#class-items", DataTable).focus()
         if self.report is not None:
             self.show_report(self.report)
@@ -118,6 +122,20 @@ class ClassReportScreen(Screen[None]):
             body.scroll_page_down(animate=False)
         else:
             body.scroll_page_up(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The page keys are offered only where they move the report: none when it fits on
+        # the screen, and each dimmed at its own end.
+        if action != "page":
+            return True
+        body = self.query_one("#class-body", VerticalScroll)
+        if body.max_scroll_y <= 0:
+            return None
+        forward = bool(parameters and parameters[0] == 1)
+        return body.scroll_y < body.max_scroll_y if forward else body.scroll_y > 0
+
+    def _body_moved(self) -> None:
+        self.refresh_bindings()
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:
