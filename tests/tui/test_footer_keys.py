@@ -172,6 +172,23 @@ async def exam(pilot: Pilot) -> Screen:
     return await settled(pilot, app.screen)
 
 
+async def exam_report(pilot: Pilot) -> Screen:
+    await exam(pilot)
+    await pilot.press("ctrl+s")
+    await on_top(pilot, Confirm)
+    await pilot.press("y")  # nothing answered: every question is missed
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "ExamReportScreen")
+    return await settled(pilot, pilot.app.screen)
+
+
+async def exam_review(pilot: Pilot) -> Screen:
+    screen = await exam_report(pilot)
+    screen.query_one("#exam-missed", OptionList).focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "ExamReviewScreen")
+    return await settled(pilot, pilot.app.screen)
+
+
 async def exam_date(pilot: Pilot) -> Screen:
     await by_key("R", "ReadinessScreen")(pilot)
     await pilot.press("e")
@@ -193,6 +210,8 @@ ROUTES: dict[str, Route] = {
     "exam-date": exam_date,
     "tag-picker": by_key("t", "TagPicker"),
     "exam": exam,
+    "exam-report": exam_report,
+    "exam-review": exam_review,
     "class-report": class_report,
 }
 
