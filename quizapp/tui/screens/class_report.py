@@ -107,8 +107,7 @@ class ClassReportScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "Class report"
         body = self.query_one("#class-body", VerticalScroll)
-        # Scrolled, or grown by the report: which page keys the footer offers changes.
-        self.watch(body, "scroll_y", self._body_moved, init=False)
+        # Grown by the report, or the screen resized: whether the page keys are offered.
         self.watch(body, "virtual_size", self._body_moved, init=False)
         self.query_one("#class-items", DataTable).focus()
         if self.report is not None:
@@ -124,18 +123,18 @@ class ClassReportScreen(Screen[None]):
             body.scroll_page_up(animate=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # The page keys are offered only where they move the report: none when it fits on
-        # the screen, and each dimmed at its own end.
+        # The page keys are offered only where the report is longer than the screen. Not
+        # dimmed at either end: a disabled page key would fall through to the questions'
+        # table and move its cursor, which the arrows own.
         if action != "page":
             return True
-        body = self.query_one("#class-body", VerticalScroll)
-        if body.max_scroll_y <= 0:
-            return None
-        forward = bool(parameters and parameters[0] == 1)
-        return body.scroll_y < body.max_scroll_y if forward else body.scroll_y > 0
+        return True if self.query_one("#class-body", VerticalScroll).max_scroll_y > 0 else None
 
     def _body_moved(self) -> None:
         self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # once the body has its new height
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:
