@@ -226,7 +226,8 @@ def test_a_session_of_every_type_its_lab_summary_and_review(hostile: Hostile) ->
         # The failure quotes the computation's argument back, in the key hint and the lab.
         await shows(pilot, "argword", "prompt-h-derived")
         assert "[@click=app.quit]argword" in str(quiz.query_one("#key-hint").render())
-        assert panel.query_one("#lab-error").display
+        # The computation refused the bank's own argument: said beside the form, naming it.
+        assert "swapped" in str(panel.query_one("#lab-arg-error").render())
         await click_fields(pilot, hostile, "argword")
 
         await next_question("h-order")

@@ -106,6 +106,9 @@ class ClassReportScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Class report"
+        body = self.query_one("#class-body", VerticalScroll)
+        # Grown by the report, or the screen resized: whether the page keys are offered.
+        self.watch(body, "virtual_size", self._body_moved, init=False)
         self.query_one("#class-items", DataTable).focus()
         if self.report is not None:
             self.show_report(self.report)
@@ -118,6 +121,20 @@ class ClassReportScreen(Screen[None]):
             body.scroll_page_down(animate=False)
         else:
             body.scroll_page_up(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The page keys are offered only where the report is longer than the screen. Not
+        # dimmed at either end: a disabled page key would fall through to the questions'
+        # table and move its cursor, which the arrows own.
+        if action != "page":
+            return True
+        return True if self.query_one("#class-body", VerticalScroll).max_scroll_y > 0 else None
+
+    def _body_moved(self) -> None:
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # once the body has its new height
 
     @work(thread=True, exclusive=True, group="class-report")
     def _work_out(self) -> None:

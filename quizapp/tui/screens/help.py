@@ -41,8 +41,13 @@ LAB: Section = (
     [
         ("Tab", "move into the lab's argument fields"),
         ("Enter  r", "rerun the computation with the form's arguments"),
-        ("Escape", "out of a field (the lab's, or a number box): single keys work again"),
+        (
+            "Escape",
+            "out of a field or off the lab's buttons (or a number box), back to the page: "
+            "single keys work again",
+        ),
         ("x", "cancel a running computation (outside a field)"),
+        ("↑ ↓  PgUp PgDn", "scroll the page, down to the end of the lab's result"),
     ],
 )
 EVERYWHERE: Section = (

@@ -86,7 +86,7 @@ class QuizScreen(Screen[None]):
         self.scheduled: Scheduled | None = None  # the answer on screen, as the scheduler took it
         # asking → (revealed) → [awaiting-key] → answered; a drill may then be waiting for a
         # learning card to come due again.
-        self.state = "asking"
+        self._state = "asking"
         self.shown_at = time.monotonic()
         self._pending: tuple[Question, NumericAnswerText] | None = None
         self._derived: dict[str, object] | None = None
@@ -108,6 +108,16 @@ class QuizScreen(Screen[None]):
     @property
     def question(self) -> Question | None:
         return self.session.current
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    @state.setter
+    def state(self, state: str) -> None:
+        self._state = state
+        if self.is_attached:
+            self.refresh_bindings()  # the footer offers what check_action allows in this state
 
     # -- asking -------------------------------------------------------------------------------
 
@@ -380,6 +390,11 @@ class QuizScreen(Screen[None]):
         await self.show_question()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "space":
+            # Offered only where it does something: a flashcard's back to reveal, or the next
+            # question. While a choice or a number is asked, Space is the answer's own key.
+            flashcard = isinstance(self.question, Flashcard) and self.state == "asking"
+            return True if flashcard or self.state in ("answered", "waiting") else None
         if action == "rate":
             flashcard = isinstance(self.question, Flashcard) and self.state == "revealed"
             return flashcard or (self.state == "answered" and self.scheduled is not None)

@@ -14,7 +14,6 @@ is said only of a result computed live in this process.
 
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Mapping
 from typing import ClassVar
@@ -26,101 +25,48 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, ProgressBar, Static
-from textual.worker import get_current_worker
 
 from quizapp.bank.model import ComputeSpec
-from quizapp.experiments.context import Cancelled
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
-from quizapp.tui.field_focus import release_focus
+from quizapp.tui.field_focus import leave_field, release_focus
 from quizapp.tui.lab_service import LabService
 from quizapp.tui.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.device_notice import DeviceNotice
 from quizapp.tui.widgets.lab_messages import CachedResult, RunEnded, RunProgress, RunStarted
+from quizapp.tui.widgets.lab_panel_base import (
+    CACHED,
+    CACHED_CANCELLED,
+    CACHED_RUNNING_LIVE,
+    FIX_ARGUMENT,
+    LAB_PANEL_CSS,
+    NO_COMPUTATION,
+    TYPING,
+    WARMING_UP,
+    LabPanelBase,
+    describe_error,
+    format_elapsed,
+)
 from quizapp.tui.widgets.result_view import ResultView
 from quizapp.tui.widgets.stale_note import StaleNote
 
-NO_COMPUTATION = "No live computation for this question."
-WARMING_UP = "warming up the lab (loading PyTorch)…"
-FIX_ARGUMENT = "fix the argument to run"
-TYPING = "edited: reruns when you pause (Enter: now)"
-CACHED = "cached result"
-CACHED_RUNNING_LIVE = f"{CACHED} — running live…"
-CACHED_CANCELLED = f"cancelled — showing a {CACHED}"
 
-
-def describe_error(error: BaseException, limit: int = 2) -> str:
-    """Type and message, at most `limit` lines: a traceback belongs in the log, not the panel."""
-    lines = f"{type(error).__name__}: {error}".strip().splitlines() or [type(error).__name__]
-    return "\n".join(line[:200] for line in lines[:limit])
-
-
-def format_elapsed(seconds: float) -> str:
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    return f"{seconds:.2f} s"
-
-
-class LabPanel(Vertical):
+class LabPanel(LabPanelBase):
     """Runs a question's computation live; the student may change its arguments and rerun."""
 
-    DEFAULT_CSS = """
-    LabPanel {
-        height: auto;
-        border: round $primary;
-        border-title-color: $primary;
-        border-title-style: bold;
-        padding: 0 1;
-
-        #lab-status-row {
-            height: 1;
-        }
-        #lab-status {
-            width: 1fr;
-            color: $text-muted;
-            &.-waiting { color: $warning; }
-            &.-done { color: $success; }
-            &.-failed { color: $error; }
-        }
-        #lab-progress {
-            width: auto;
-            Bar { width: 20; }
-        }
-        #lab-form-holder {
-            height: auto;
-        }
-        #lab-error {
-            color: $error;
-            display: none;
-            &.-shown { display: block; }
-        }
-        #lab-actions {
-            height: auto;
-            Button { margin-right: 1; }
-        }
-        #lab-arg-error {
-            width: 1fr;
-            color: $error;
-        }
-        ResultView {
-            margin-top: 1;
-        }
-        &.-stale ResultView, &.-stale ClaimsView {
-            opacity: 60%;
-        }
-        &.-empty {
-            #lab-status-row, #lab-actions, ArgsForm, ResultView, ClaimsView { display: none; }
-        }
-    }
-    """
+    DEFAULT_CSS = LAB_PANEL_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rerun", "Rerun"),
         # Not ctrl+c: Textual 8 uses it for copy.
         Binding("x", "cancel", "Cancel run"),
+        # With the Rerun or Cancel button focused (or a wide table), Escape goes back one
+        # level, to the page the lab is on, as it does from a field of the form: it must not
+        # reach the screen's own Escape, which leaves the session or the screen.
+        Binding("escape", "leave_lab", "Leave lab"),
     ]
 
     class Completed(Message):
@@ -319,6 +265,9 @@ class LabPanel(Vertical):
     def action_cancel(self) -> None:
         self.cancel()
 
+    def action_leave_lab(self) -> None:
+        leave_field(self)
+
     @on(Button.Pressed, "#lab-rerun")
     def _rerun_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -365,6 +314,15 @@ class LabPanel(Vertical):
             self._set_status(FIX_ARGUMENT, "-failed")
         self._refresh_staleness()
 
+    def _rejected(self, error: ArgumentError) -> None:
+        """The run refused an argument: say which beside the form and keep the last result,
+        dimmed and labelled with its own arguments (they are not the form's)."""
+        self._set_arg_error(error.argument, str(error))
+        self._set_status(FIX_ARGUMENT, "-failed")
+        shown = self._shown_args
+        self.set_class(shown is not None, "-stale")
+        self.query_one(StaleNote).show_for(shown)
+
     def _form_args(self) -> dict[str, ArgValue | None] | None:
         """The form's arguments, bound; None when they do not bind."""
         if self.spec is None or self._form is None:
@@ -405,38 +363,6 @@ class LabPanel(Vertical):
             description=f"live computation {name}",
             exit_on_error=False,
         )
-
-    def _work(self, token: int, name: str, args: dict[str, ArgValue | None]) -> None:
-        """In the worker thread. Never raises: every outcome becomes a RunEnded message."""
-        worker = get_current_worker()
-
-        def is_cancelled() -> bool:
-            return worker.is_cancelled
-
-        def on_progress(fraction: float, text: str) -> None:
-            self.post_message(RunProgress(token, fraction, text))
-
-        try:
-            if not self.lab.ready.is_set():
-                stored = self.lab.stored(name, args)  # a small file read: no torch needed
-                if stored is not None and stored.cached:
-                    self.post_message(CachedResult(token, stored))
-            # Wait here rather than inside lab.run, so the status can say when computing begins.
-            while not self.lab.ready.wait(timeout=0.05):
-                if is_cancelled():
-                    raise Cancelled
-            self.post_message(RunStarted(token))
-            start = time.perf_counter()
-            result = self.lab.run(name, args, on_progress=on_progress, is_cancelled=is_cancelled)
-            elapsed = time.perf_counter() - start
-            if is_cancelled():  # finished after all, but nobody wants it any more
-                raise Cancelled
-        except Cancelled:
-            self.post_message(RunEnded(token, cancelled=True))
-        except Exception as error:  # the app must outlive any computation
-            self.post_message(RunEnded(token, error=error, trace=traceback.format_exc()))
-        else:
-            self.post_message(RunEnded(token, result=result, elapsed=elapsed))
 
     @on(RunStarted)
     def _run_started(self, message: RunStarted) -> None:
@@ -481,7 +407,15 @@ class LabPanel(Vertical):
             self._set_status(CACHED_CANCELLED if self.showing_cached else "cancelled", "")
             self._refresh_staleness()
             return
-        if message.error is not None or message.result is None:
+        error = message.error
+        if isinstance(error, ArgumentError) and error.argument and not self.lab.failed:
+            # The computation itself refused an argument that `bind` let through (words that
+            # are not a permutation, a head_dim RoPE cannot rotate): that is the form's
+            # mistake, not a failure, so the last result stays on show.
+            self._rejected(error)
+            self.post_message(self.Failed(name, error, panel=self))
+            return
+        if error is not None or message.result is None:
             self.log.error(f"lab {name} failed:\n{message.trace}")
             await self._fail(
                 name, message.error or RuntimeError("the computation returned nothing")
@@ -536,70 +470,6 @@ class LabPanel(Vertical):
             self._set_status("failed", "-failed")
             self._set_error(describe_error(error))
         self.post_message(self.Failed(name, error, panel=self))
-
-    # -- display helpers ---------------------------------------------------------------------
-
-    def _device(self) -> str:
-        return self.lab.resolved_device or self.lab.device
-
-    def _show_computing(self, fraction: float, text: str) -> None:
-        if self._cached_for == self._token:  # the status goes on saying what is on show
-            status = CACHED_RUNNING_LIVE
-            if fraction > 0:
-                status += f" {fraction * 100:.0f}%"
-        else:
-            status = f"computing on {self._device()}…"
-            if fraction > 0 or text:
-                status += f" {fraction * 100:.0f}% {text}".rstrip()
-        self._set_status(status, "-waiting")
-        self._set_progress(fraction * 100, visible=True)
-
-    def _set_status(self, text: str, state: str) -> None:
-        status = self.query_one("#lab-status", Static)
-        status.update(literal(text))  # may quote an error, and so the computation's arguments
-        status.remove_class("-waiting", "-done", "-failed")
-        if state:
-            status.add_class(state)
-
-    def _set_progress(self, percent: float | None, *, visible: bool) -> None:
-        bar = self.query_one("#lab-progress", ProgressBar)
-        bar.display = visible
-        if percent is None:
-            bar.update(total=None)
-        else:
-            bar.update(total=100, progress=percent)
-
-    def _set_error(self, text: str | None) -> None:
-        error = self.query_one("#lab-error", Static)
-        error.update(literal(text or ""))
-        error.set_class(bool(text), "-shown")
-
-    def _set_arg_error(self, argument: str | None, text: str | None) -> None:
-        # Lead with the argument's name (a rule's message may name two arguments), unless
-        # the message already does: `d_model must be at most 65,536`, not `d_model: d_model…`.
-        named = bool(argument and text and text.startswith(f"{argument} "))
-        shown = f"{argument}: {text}" if argument and text and not named else text or ""
-        self.query_one("#lab-arg-error", Static).update(literal(shown))
-        if self._form is not None:
-            self._form.mark_invalid(argument if text else None)
-
-    @property
-    def showing_cached(self) -> bool:
-        """The result on show was stored by an earlier run, not computed now."""
-        return self._cached_for is not None
-
-    def _set_cached(self, token: int | None) -> None:
-        self._cached_for = token
-        self.set_class(token is not None, "-cached")
-
-    def _set_running_ui(self, running: bool) -> None:
-        self.query_one("#lab-cancel", Button).disabled = not running
-
-    def _results(self) -> ResultView:
-        return self.query_one("#lab-results", ResultView)
-
-    def _claims(self) -> ClaimsView:
-        return self.query_one("#lab-claims", ClaimsView)
 
 
 __all__ = [

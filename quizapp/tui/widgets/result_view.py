@@ -1,4 +1,15 @@
-"""How a computation's Result is shown: values, summary, plot and tables, in a scrolling column."""
+"""How a computation's Result is shown: values, summary, plot and tables, in one column.
+
+The column does not scroll by itself: the page around it does (the quiz's body, the lab
+screen's), so the keys that scroll the page reach the bottom of the longest result. A scroll
+of its own inside the page was reachable only by mouse, and at 80x24 it hid a result's end.
+
+The tables have no cursor and Enter does nothing on them, because a result carries no
+derivation for a single row: its values are plain numbers and its explanation is the summary
+as a whole (quizapp/experiments/result.py). So they do not look selectable: no cursor, no
+hover highlight, and a table is a focus stop only while it is too wide for its room (the
+arrow keys then scroll it sideways).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +19,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import on
 from textual.await_remove import AwaitRemove
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
@@ -158,7 +169,12 @@ class SeriesPlot(PlotWidget, can_focus=False):
 
 
 class ResultTable(DataTable):
-    """A read-only table that fills itself once mounted (DataTable wants to be live first)."""
+    """A read-only table that fills itself once mounted (DataTable wants to be live first).
+
+    No cursor (see the module's docstring); focusable only while it overflows sideways.
+    """
+
+    can_focus = False
 
     def __init__(
         self,
@@ -184,6 +200,11 @@ class ResultTable(DataTable):
             cells = [_cell(v) for v in row[:width]] + [Text("")] * (width - len(row))
             self.add_row(*cells, key=self._keys[i] if self._keys else None)
 
+    def on_resize(self) -> None:
+        # A table that fits has nothing to scroll, so it is no focus stop; a wider one is, so
+        # that the keyboard can reach its right-hand columns.
+        self.can_focus = self.virtual_size.width > self.scrollable_content_region.width
+
 
 class PlotCaption(Static):
     """The plot's axes and key, coloured like its lines (the colours exist only once mounted)."""
@@ -196,17 +217,17 @@ class PlotCaption(Static):
         self.update(self.plot.caption())
 
 
-class ResultView(VerticalScroll):
+class ResultView(Vertical):
     """The latest result, or nothing. Rebuilt wholesale on each result: results are small."""
 
+    # Every row of every table shows: the page scrolls (see the module's docstring).
     DEFAULT_CSS = """
     ResultView {
         height: auto;
-        max-height: 20;
 
         DataTable {
             height: auto;
-            max-height: 14;
+            max-height: initial;
             margin-bottom: 1;
         }
         .lab-table-title {
@@ -256,7 +277,6 @@ class ResultView(VerticalScroll):
                 widgets.append(Static(literal(table.title), classes="lab-table-title"))
             widgets.append(ResultTable(table.columns, table.rows, classes="lab-table"))
         await self.mount_all(widgets)
-        self.scroll_home(animate=False)
 
     def clear_result(self) -> AwaitRemove:
         self.result = None
