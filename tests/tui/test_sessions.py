@@ -294,25 +294,48 @@ def test_help_lists_the_keys_and_the_palette_offers_decks_and_computations() -> 
     drive(app, scenario, size=(120, 60))
 
 
+def help_as_drawn(app: QuizApp) -> str:
+    """The help's text as drawn, wrapped lines joined, without the dialog's border."""
+    return " ".join(" ".join(screen_lines(app)).replace("█", " ").split())
+
+
 def test_help_on_an_exam_never_says_leaving_keeps_the_answers() -> None:
     """Escape on an exam loses its answers, and a session without a history saves none: the
-    help says leaving asks first and tells what becomes of them, not that they are kept."""
+    help says leaving asks first and tells what becomes of them, not that they are kept.
+
+    The help lists the keys as they reach the widget in focus, so each step waits for the focus
+    it reads: the exam gives its first answer the keys only after a refresh (_focus_answer), and
+    a help opened before that listed the exam's Escape where the number box's was due."""
     from quizapp.tui.screens.exam import ExamScreen
 
     app = make_app()  # no review history
 
+    async def help_says(pilot: Pilot) -> str:
+        app.action_help()  # what ? does; the key itself would go to a number box
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: "Everywhere" in help_as_drawn(app))  # drawn to the end
+        text = help_as_drawn(app)
+        await pilot.press("escape")  # closes the help
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen))
+        return text
+
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
-        app.start_exam(questions=3, seed=5)
+        app.start_exam(questions=3, seed=5)  # its first question is a numeric one
         await wait_for(pilot, lambda: isinstance(app.screen, ExamScreen) and app.screen.is_mounted)
-        app.action_help()  # what ? does; the key itself may go to a numeric answer's box
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
-        await pilot.pause()
-        # The text as drawn, wrapped lines joined, without the dialog's border.
-        help_text = " ".join(" ".join(screen_lines(app)).replace("█", " ").split())
-        assert "Leave exam" in help_text  # the exam's own key, on this screen
-        assert "kept" not in help_text
-        assert "asks first and says what becomes of the answers" in help_text
+        exam = app.screen
+        await wait_for(
+            pilot, lambda: isinstance(exam.focused, Input) and exam.focused.id == "answer"
+        )
+        in_the_box = await help_says(pilot)
+        assert "esc Leave field" in in_the_box and "Leave exam" not in in_the_box
+        await pilot.press("escape")  # out of the box: the exam's own keys work again
+        await wait_for(pilot, lambda: exam.focused is exam.query_one("#exam-body"))
+        on_the_exam = await help_says(pilot)
+        assert "esc Leave exam" in on_the_exam  # the exam's own key, on this screen
+        for text in (in_the_box, on_the_exam):
+            assert "kept" not in text
+            assert "asks first and says what becomes of the answers" in text
 
     drive(app, scenario, size=(120, 60))
 
