@@ -239,8 +239,14 @@ class Readiness:
         return (self.exam_date - start_of_day(self.generated_at).date()).days
 
     @property
+    def plan_shown(self) -> ScoreForecast | None:
+        """The plan's forecast where there is evidence of how fast you forget to rest it on
+        (`Basis.plan_enough`); else None, and no figure of it is shown."""
+        return self.with_plan if self.basis.plan_enough else None
+
+    @property
     def headline(self) -> ScoreForecast:
-        return self.with_plan or self.as_is
+        return self.plan_shown or self.as_is
 
     def home_line(self) -> str:
         """ "Exam in N days · predicted P% (80%: a–b, from Q of T questions) · today: K cards,
@@ -254,15 +260,16 @@ class Readiness:
         when = "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
         cards = len(self.today.choices) if self.today else 0
         minutes = round(self.today.minutes) if self.today else 0
+        basis = self.basis
+        prediction = basis.not_enough
         if self.enough_evidence:
-            basis = self.basis
             prediction = (
                 f"predicted {percent(score.mean)} "
                 f"(80%: {percent(score.low, sign=False)}–{percent(score.high)}, "
                 f"from {basis.answered} of {basis.questions} questions)"
             )
-        else:
-            prediction = self.basis.not_enough
+        if self.enough_evidence and self.plan_shown is None:  # the figure is no further study
+            prediction = f"no further study: {prediction} · plan: {basis.plan_not_enough}"
         return (
             f"Exam {when} · {prediction} · "
             f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
@@ -276,6 +283,17 @@ class Readiness:
             "interval_coverage": self.calibration.intervals.coverage,
         }
 
+    def _plan_json(self) -> dict[str, Any] | None:
+        """The plan's distribution; with too few checked answers, no pass chance in it."""
+        if self.with_plan is None:
+            return None
+        figures = self.forecast_json(self.with_plan)
+        if self.plan_shown is None:
+            figures["pass_chance"] = None
+            for topic in figures["topics"].values():
+                topic["pass_chance"] = None
+        return figures
+
     def as_json(self) -> dict[str, Any]:
         projection = self.projection
         return {
@@ -286,10 +304,12 @@ class Readiness:
             "pass_threshold": self.threshold,
             "exam_questions": self.blueprint.questions,
             "forecast": self.forecast_json(self.headline),
-            "forecast_basis": "plan followed" if self.planning else "no further study",
+            "forecast_basis": "plan followed" if self.plan_shown else "no further study",
             "evidence": self.basis.as_json(),
+            "plan_enough_evidence": self.basis.plan_enough,
+            "plan_evidence": self.basis.plan_json(),
             "no_further_study": self.forecast_json(self.as_is),
-            "with_plan": self.forecast_json(self.with_plan) if self.with_plan else None,
+            "with_plan": self._plan_json(),
             "by_day": [
                 {
                     "date": from_ms(at).astimezone().date().isoformat(),
