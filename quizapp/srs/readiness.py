@@ -44,7 +44,7 @@ from quizapp.srs.plan import PlanChoice
 from quizapp.srs.projection import PROJECTION_RUNS, Projection, plan_forecast, todays_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
-from quizapp.srs.store import from_ms, to_ms
+from quizapp.srs.store import to_ms
 from quizapp.srs.uncertainty import (
     DRAWS,
     SEED,
@@ -275,75 +275,11 @@ class Readiness:
             f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
         )
 
-    def forecast_json(self, forecast: ScoreForecast) -> dict[str, Any]:
-        """A forecast's figures with what they rest on."""
-        return {
-            **forecast.as_json(),
-            "based_on": self.basis.text,
-            "interval_coverage": self.calibration.intervals.coverage,
-        }
-
-    def _plan_json(self) -> dict[str, Any] | None:
-        """The plan's distribution; with too few checked answers, no pass chance in it."""
-        if self.with_plan is None:
-            return None
-        figures = self.forecast_json(self.with_plan)
-        if self.plan_shown is None:
-            figures["pass_chance"] = None
-            for topic in figures["topics"].values():
-                topic["pass_chance"] = None
-        return figures
-
     def as_json(self) -> dict[str, Any]:
-        projection = self.projection
-        return {
-            "generated_at": self.generated_at.isoformat(),
-            "exam_date": self.exam_date.isoformat() if self.exam_date else None,
-            "exam_at": self.exam_at.isoformat(),
-            "days_left": self.days_left,
-            "pass_threshold": self.threshold,
-            "exam_questions": self.blueprint.questions,
-            "forecast": self.forecast_json(self.headline),
-            "forecast_basis": "plan followed" if self.plan_shown else "no further study",
-            "evidence": self.basis.as_json(),
-            "plan_enough_evidence": self.basis.plan_enough,
-            "plan_evidence": self.basis.plan_json(),
-            "no_further_study": self.forecast_json(self.as_is),
-            "with_plan": self._plan_json(),
-            "by_day": [
-                {
-                    "date": from_ms(at).astimezone().date().isoformat(),
-                    "with_plan": planned,
-                    "no_further_study": idle,
-                }
-                for at, planned, idle in zip(
-                    projection.moments_ms, projection.with_plan, projection.no_study, strict=True
-                )
-            ]
-            if projection
-            else [],
-            "calibration": self.calibration.as_json(),
-            "today": {
-                "cards": len(self.today.choices),
-                "minutes": self.today.minutes,
-                "question_ids": self.today.question_ids,
-            }
-            if self.today
-            else None,
-            "minutes_per_card": self.minutes_per_card,
-            "study_minutes_per_day": self.budget_minutes,
-            "minutes_studied_today": self.minutes_today,
-            "reviews": self.reviews,
-            "evidence_answers": self.evidence_answers,
-            "practice_answers": self.reviews - self.evidence_answers,
-            "exam_questions_seen": self.seen,
-            "exam_questions_in_bank": len(self.blueprint.items),
-            "parameters": {
-                "source": "default" if self.fit is None else "fitted",
-                "fitted_at": None if self.fit is None else self.fit.fitted_at.isoformat(),
-                "fit_id": None if self.fit is None else self.fit.id,
-            },
-        }
+        """`quizapp forecast --json` (quizapp/srs/readiness_json.py; docs/forecast.md)."""
+        from quizapp.srs.readiness_json import readiness_json
+
+        return readiness_json(self)
 
 
 def percent(value: float, *, sign: bool = True) -> str:
