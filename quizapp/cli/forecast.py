@@ -236,7 +236,7 @@ def _render_figures(report: Readiness, out: Console) -> None:
     topics.add_column("Pass", justify="right")
     if report.plan_shown is not None:
         topics.add_column("No study", justify="right")
-    headline = report.headline.topics
+    headline = report.shown.topics
     for topic, summary in headline.items():
         row = [
             Text(terminal_safe(report.topic_titles.get(topic, topic))),

@@ -246,6 +246,13 @@ class Readiness:
 
     @property
     def headline(self) -> ScoreForecast:
+        """The plan's forecast where there is a plan, evidence or not (the class report's
+        figure); what the student is shown is `shown`."""
+        return self.with_plan or self.as_is
+
+    @property
+    def shown(self) -> ScoreForecast:
+        """The forecast whose figures lead: the plan's where shown, else no further study."""
         return self.plan_shown or self.as_is
 
     def home_line(self) -> str:
@@ -253,7 +260,7 @@ class Readiness:
         about M min", or "not enough evidence yet: ..." in place of the prediction."""
         if self.exam_date is None:
             return ""
-        score = self.headline.overall
+        score = self.shown.overall
         days = self.days_left or 0
         if not self.planning:
             return f"Exam date {self.exam_date:%d %b %Y} has passed · plain FSRS drills"

@@ -42,7 +42,7 @@ def readiness_json(report: Readiness) -> dict[str, Any]:
         "days_left": report.days_left,
         "pass_threshold": report.threshold,
         "exam_questions": report.blueprint.questions,
-        "forecast": forecast_json(report, report.headline),
+        "forecast": forecast_json(report, report.shown),
         "forecast_basis": "plan followed" if report.plan_shown else "no further study",
         "evidence": report.basis.as_json(),
         "plan_enough_evidence": report.basis.plan_enough,

@@ -206,7 +206,7 @@ def test_a_blind_guesser_with_no_checked_answer_gets_no_plan_figure(
     report = guessed_once(store, bundled)
     assert report.enough_evidence and report.basis.checked == 0
     assert report.with_plan is not None and report.plan_shown is None
-    assert report.headline is report.as_is
+    assert report.shown is report.as_is
     report_json = report.as_json()
     assert report_json["plan_enough_evidence"] is False
     assert report_json["forecast_basis"] == "no further study"

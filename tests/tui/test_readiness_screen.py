@@ -143,7 +143,7 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db_checked: Path, siz
         assert topics.row_count == 1  # one deck, one topic
         row = [str(c) for c in topics.get_row("testing")]
         assert row[0] == "Every question type"
-        assert row[2] == f"{100 * report.headline.topics['testing'].mean:.0f}%"
+        assert row[2] == f"{100 * report.shown.topics['testing'].mean:.0f}%"
         plot = screen.query_one(ScoreByDayPlot)
         # A point per study session from now (one a day) until 09:00 on the exam day, and the
         # exam itself: 21 points after 09:00, 22 before it (today's early hours are a day too).

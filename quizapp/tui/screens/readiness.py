@@ -257,7 +257,7 @@ class ReadinessScreen(Screen[None]):
             topics.add_column(heading, key=heading.lower())
         if report.plan_shown is not None:
             topics.add_column("No study", key="no-study")
-        for topic, s in report.headline.topics.items():
+        for topic, s in report.shown.topics.items():
             row = [
                 literal(report.topic_titles.get(topic, topic)),
                 _right(str(s.questions)),
