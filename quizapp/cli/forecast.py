@@ -210,9 +210,12 @@ def render(report: Readiness, console: Console | None = None) -> None:
         out.print(
             f"[bold]{basis.not_enough[0].upper()}{basis.not_enough[1:]}[/bold] ({basis.text})."
         )
-    elif report.with_plan is not None:
-        out.print(_score_line("Predicted score, plan followed", report.with_plan.overall))
+    elif report.plan_shown is not None:
+        out.print(_score_line("Predicted score, plan followed", report.plan_shown.overall))
         out.print(_score_line("With no further study", report.as_is.overall), style="dim")
+    elif report.with_plan is not None:  # the plan's figures rest on how fast you forget
+        out.print(f"[bold]Plan followed[/bold]: {basis.plan_not_enough}.")
+        out.print(_score_line("Predicted score, no further study", report.as_is.overall))
     else:
         out.print(_score_line("Predicted score", report.as_is.overall))
     if report.enough_evidence:
@@ -241,9 +244,9 @@ def _render_figures(report: Readiness, out: Console) -> None:
     topics.add_column("Predicted", justify="right")
     topics.add_column("80%", justify="right")
     topics.add_column("Pass", justify="right")
-    if report.with_plan is not None:
+    if report.plan_shown is not None:
         topics.add_column("No study", justify="right")
-    headline = report.headline.topics
+    headline = report.shown.topics
     for topic, summary in headline.items():
         row = [
             Text(terminal_safe(report.topic_titles.get(topic, topic))),
@@ -252,21 +255,26 @@ def _render_figures(report: Readiness, out: Console) -> None:
             f"{percent(summary.low)}–{percent(summary.high)}",
             percent(summary.pass_chance),
         ]
-        if report.with_plan is not None:
+        if report.plan_shown is not None:
             row.append(percent(report.as_is.topics[topic].mean))
         topics.add_row(*row)
     out.print(topics)
 
     if report.projection is not None:
         projection = report.projection
+        plan = report.plan_shown is not None  # no plan line without evidence of forgetting
+        plan_range = (
+            f"plan {percent(projection.with_plan[0])} → {percent(projection.with_plan[-1])}, "
+        )
         out.print(
             f"[bold]Predicted score by day[/bold], today to the exam "
-            f"(plan {percent(projection.with_plan[0])} → {percent(projection.with_plan[-1])}, "
+            f"({plan_range if plan else ''}"
             f"no study {percent(projection.no_study[0])} → {percent(projection.no_study[-1])}):"
         )
-        every = projection.with_plan + projection.no_study
+        every = (projection.with_plan if plan else ()) + projection.no_study
         low, high = min(every), max(every)
-        out.print("plan      " + spark(list(projection.with_plan), low, high), style="green")
+        if plan:
+            out.print("plan      " + spark(list(projection.with_plan), low, high), style="green")
         out.print("no study  " + spark(list(projection.no_study), low, high), style="yellow")
 
 

@@ -44,7 +44,7 @@ from quizapp.srs.plan import PlanChoice
 from quizapp.srs.projection import PROJECTION_RUNS, Projection, plan_forecast, todays_plan
 from quizapp.srs.queue import DrillQueue, start_of_day, tomorrow
 from quizapp.srs.scheduling import require_aware
-from quizapp.srs.store import from_ms, to_ms
+from quizapp.srs.store import to_ms
 from quizapp.srs.uncertainty import (
     DRAWS,
     SEED,
@@ -239,91 +239,54 @@ class Readiness:
         return (self.exam_date - start_of_day(self.generated_at).date()).days
 
     @property
+    def plan_shown(self) -> ScoreForecast | None:
+        """The plan's forecast where there is evidence of how fast you forget to rest it on
+        (`Basis.plan_enough`); else None, and no figure of it is shown."""
+        return self.with_plan if self.basis.plan_enough else None
+
+    @property
     def headline(self) -> ScoreForecast:
+        """The plan's forecast where there is a plan, evidence or not (the class report's
+        figure); what the student is shown is `shown`."""
         return self.with_plan or self.as_is
+
+    @property
+    def shown(self) -> ScoreForecast:
+        """The forecast whose figures lead: the plan's where shown, else no further study."""
+        return self.plan_shown or self.as_is
 
     def home_line(self) -> str:
         """ "Exam in N days · predicted P% (80%: a–b, from Q of T questions) · today: K cards,
         about M min", or "not enough evidence yet: ..." in place of the prediction."""
         if self.exam_date is None:
             return ""
-        score = self.headline.overall
+        score = self.shown.overall
         days = self.days_left or 0
         if not self.planning:
             return f"Exam date {self.exam_date:%d %b %Y} has passed · plain FSRS drills"
         when = "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
         cards = len(self.today.choices) if self.today else 0
         minutes = round(self.today.minutes) if self.today else 0
+        basis = self.basis
+        prediction = basis.not_enough
         if self.enough_evidence:
-            basis = self.basis
             prediction = (
                 f"predicted {percent(score.mean)} "
                 f"(80%: {percent(score.low, sign=False)}–{percent(score.high)}, "
                 f"from {basis.answered} of {basis.questions} questions)"
             )
-        else:
-            prediction = self.basis.not_enough
+        if self.enough_evidence and self.plan_shown is None:  # the figure is no further study
+            prediction = f"no further study: {prediction} · plan: {basis.plan_not_enough}"
         return (
             f"Exam {when} · {prediction} · "
             f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
         )
 
-    def forecast_json(self, forecast: ScoreForecast) -> dict[str, Any]:
-        """A forecast's figures with what they rest on."""
-        return {
-            **forecast.as_json(),
-            "based_on": self.basis.text,
-            "interval_coverage": self.calibration.intervals.coverage,
-        }
-
     def as_json(self) -> dict[str, Any]:
-        projection = self.projection
-        return {
-            "generated_at": self.generated_at.isoformat(),
-            "exam_date": self.exam_date.isoformat() if self.exam_date else None,
-            "exam_at": self.exam_at.isoformat(),
-            "days_left": self.days_left,
-            "pass_threshold": self.threshold,
-            "exam_questions": self.blueprint.questions,
-            "forecast": self.forecast_json(self.headline),
-            "forecast_basis": "plan followed" if self.planning else "no further study",
-            "evidence": self.basis.as_json(),
-            "no_further_study": self.forecast_json(self.as_is),
-            "with_plan": self.forecast_json(self.with_plan) if self.with_plan else None,
-            "by_day": [
-                {
-                    "date": from_ms(at).astimezone().date().isoformat(),
-                    "with_plan": planned,
-                    "no_further_study": idle,
-                }
-                for at, planned, idle in zip(
-                    projection.moments_ms, projection.with_plan, projection.no_study, strict=True
-                )
-            ]
-            if projection
-            else [],
-            "calibration": self.calibration.as_json(),
-            "today": {
-                "cards": len(self.today.choices),
-                "minutes": self.today.minutes,
-                "question_ids": self.today.question_ids,
-            }
-            if self.today
-            else None,
-            "minutes_per_card": self.minutes_per_card,
-            "study_minutes_per_day": self.budget_minutes,
-            "minutes_studied_today": self.minutes_today,
-            "reviews": self.reviews,
-            "evidence_answers": self.evidence_answers,
-            "practice_answers": self.reviews - self.evidence_answers,
-            "exam_questions_seen": self.seen,
-            "exam_questions_in_bank": len(self.blueprint.items),
-            "parameters": {
-                "source": "default" if self.fit is None else "fitted",
-                "fitted_at": None if self.fit is None else self.fit.fitted_at.isoformat(),
-                "fit_id": None if self.fit is None else self.fit.id,
-            },
-        }
+        """`quizapp forecast --json` (quizapp/srs/readiness_json.py; docs/forecast.md)."""
+        from quizapp.srs.readiness_json import readiness_json
+
+        return readiness_json(self)
 
 
 def percent(value: float, *, sign: bool = True) -> str:

@@ -55,6 +55,9 @@ LOG_RATE_RANGE = 3.0 * FORGETTING_SPREAD  # the grid spans ± 3 prior sds of log
 LIKELIHOOD_FLOOR = 1e-3  # a checked answer's chance is kept inside [floor, 1 - floor]
 CARD_SPREAD = 0.3  # sd of a question's own log forgetting multiplier with no answer on it
 MIN_EVIDENCE_QUESTIONS = 10  # exam questions with a first attempt before a forecast is shown
+# Checked answers before the "plan followed" forecast gives figures: below that, how fast this
+# student forgets (and so what their reviews will leave by the exam) is the prior's guess.
+MIN_CHECKED_ANSWERS = 10
 _BETA_FLOOR = 1e-6  # numpy's beta needs both shapes above zero
 
 
@@ -113,11 +116,12 @@ class Basis:
     attempts: int  # answers counted as evidence on exam questions
     answered: int  # exam questions with at least one
     questions: int  # exam questions in the bank
+    checked: int = 0  # evidence answers that checked a memory state (how fast you forget)
 
     @classmethod
     def of(cls, evidence: Evidence, blueprint: ExamBlueprint) -> Basis:
         on_exam = [evidence.answers.get(item.question_id, 0) for item in blueprint.items]
-        return cls(sum(on_exam), sum(1 for n in on_exam if n), len(on_exam))
+        return cls(sum(on_exam), sum(1 for n in on_exam if n), len(on_exam), evidence.checked)
 
     @property
     def unseen(self) -> int:
@@ -131,6 +135,41 @@ class Basis:
     @property
     def enough(self) -> bool:
         return self.questions > 0 and self.needed == 0
+
+    @property
+    def checked_needed(self) -> int:
+        """More checked answers before the "plan followed" forecast gives figures (every exam
+        question once, in a bank with fewer than MIN_CHECKED_ANSWERS)."""
+        return max(0, min(MIN_CHECKED_ANSWERS, self.questions) - self.checked)
+
+    @property
+    def plan_enough(self) -> bool:
+        """The plan's forecast rests on how fast you forget as much as on what you know: it
+        needs the first attempts and the checked answers both."""
+        return self.enough and self.checked_needed == 0
+
+    @property
+    def plan_not_enough(self) -> str:
+        """Shown instead of the plan's figures while there are too few checked answers."""
+        more = self.checked_needed
+        return (
+            f"not enough evidence yet of how fast you forget: review {more} more "
+            f"card{'s' if more != 1 else ''} a day or more after you last answered "
+            f"{'them' if more != 1 else 'it'}"
+        )
+
+    def plan_json(self) -> dict[str, object]:
+        return {
+            "checked_answers": self.checked,
+            "min_checked_answers": min(MIN_CHECKED_ANSWERS, self.questions),
+            "checked_needed": self.checked_needed,
+            "enough": self.plan_enough,
+            "text": None
+            if self.plan_enough
+            else self.plan_not_enough
+            if self.checked_needed
+            else self.not_enough,
+        }
 
     @property
     def text(self) -> str:
@@ -393,6 +432,7 @@ __all__ = [
     "FORGETTING_SPREAD",
     "LIKELIHOOD_FLOOR",
     "LOG_RATE_POINTS",
+    "MIN_CHECKED_ANSWERS",
     "MIN_EVIDENCE_QUESTIONS",
     "Basis",
     "Belief",

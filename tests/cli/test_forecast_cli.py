@@ -17,6 +17,12 @@ from tests.conftest import REPO
 @pytest.fixture
 def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Three days of drills on the bundled bank, the last on 2026-12-03."""
+    return drilled(tmp_path, monkeypatch, days=3)
+
+
+def drilled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, days: int) -> Path:
+    """`days` days of drills on 12 questions of the bundled bank, from 2026-12-01, a third of
+    the answers wrong; the history and a config file with an exam date in `tmp_path`."""
     db = tmp_path / "history.sqlite3"
     config = tmp_path / "config.toml"
     config.write_text("exam_date = 2027-01-15\nstudy_minutes_per_day = 15\n")
@@ -26,7 +32,7 @@ def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     questions = list(load_bank([bundled_bank_path()]).questions.values())[:12]
     scheduler = make_scheduler(fuzz=False)
     with ReviewStore.open(db) as store:
-        for day in range(3):
+        for day in range(days):
             for i, q in enumerate(questions):
                 store.record_answer(
                     question_id=q.id,
@@ -114,11 +120,15 @@ def test_with_no_history_it_says_there_is_not_enough_evidence(
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["evidence"]["enough"] is False and report["evidence"]["questions_needed"] == 10
+    assert report["plan_enough_evidence"] is False
     for key in ("forecast", "no_further_study", "with_plan"):
         figures = [report[key], *report[key]["topics"].values()]
         for figure in figures:
             low, high = figure["interval_80"]
-            assert figure["pass_chance"] < 0.9, key
+            if key == "with_plan":  # no checked answer: no pass chance for the plan at all
+                assert figure["pass_chance"] is None
+            else:
+                assert figure["pass_chance"] < 0.9, key
             assert high - low >= 0.3 - 1e-9, key
             assert low <= figure["expected_score"] <= high, key
         assert report[key]["based_on"].startswith("based on 0 first attempts on 0 of ")
@@ -127,3 +137,25 @@ def test_with_no_history_it_says_there_is_not_enough_evidence(
     assert "Not enough evidence yet: answer 10 more questions for a forecast" in text.stdout
     assert "Predicted score" not in text.stdout and "%," not in text.stdout
     assert not never_made.exists()  # read only: nothing created
+
+
+def test_first_attempts_alone_give_no_figure_for_the_plan(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One day of drills: 12 first attempts, none a check of how fast this student forgets.
+    "No further study" has its figure; the plan says what it lacks, in text and in JSON."""
+    drilled(tmp_path, monkeypatch, days=1)
+    text = run_cli("forecast", "--now", "2026-12-04")
+    assert text.returncode == 0, text.stderr
+    out = " ".join(text.stdout.split())  # rich wraps long lines
+    assert "Plan followed: not enough evidence yet of how fast you forget: review 10 more " in out
+    assert "Predicted score, no further study: " in out and "chance of passing" in out
+    assert "plan followed:" not in out and "plan " not in out.split("Predicted score by day")[1]
+    result = run_cli("forecast", "--json", "--now", "2026-12-04")
+    report = json.loads(result.stdout)
+    assert report["evidence"]["enough"] is True and report["plan_enough_evidence"] is False
+    assert report["plan_evidence"]["checked_answers"] == 0
+    assert report["plan_evidence"]["checked_needed"] == 10
+    assert report["forecast_basis"] == "no further study"
+    assert report["forecast"]["pass_chance"] == report["no_further_study"]["pass_chance"]
+    assert report["with_plan"]["pass_chance"] is None

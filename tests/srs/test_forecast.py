@@ -89,8 +89,18 @@ def test_the_forecast_at_the_exam_date_and_with_the_plan(history) -> None:
     assert line.endswith("today: 2 cards, about 2 min")
     answer(store, decks[0].questions[1], now - timedelta(hours=1), right=True)
     line = assess(store, decks, Settings(exam_date=exam), now, exam_questions=2).home_line()
-    assert line.startswith("Exam in 18 days · predicted ")
-    assert "(80%: " in line and ", from 2 of 2 questions) · " in line
+    # Both questions answered once: a figure with no further study, none for the plan, which
+    # rests on how fast this student forgets (no answer has checked a memory state yet).
+    assert line.startswith("Exam in 18 days · no further study: predicted ")
+    assert "(80%: " in line and ", from 2 of 2 questions) · plan: not enough evidence " in line
+    assert "review 2 more cards a day or more after you last answered them · " in line
+    # Each answered again a day or more later: two checked answers, every exam question's.
+    later = now + timedelta(days=1, hours=1)
+    for question in decks[0].questions:
+        answer(store, question, later, right=True)
+    line = assess(store, decks, Settings(exam_date=exam), later, exam_questions=2).home_line()
+    assert line.startswith("Exam in 17 days · predicted ")
+    assert "(80%: " in line and ", from 2 of 2 questions) · today: " in line
 
 
 def test_past_the_exam_date_there_is_no_plan(history) -> None:

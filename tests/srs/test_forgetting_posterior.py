@@ -184,3 +184,53 @@ def test_the_posterior_is_cheap_enough_for_the_home_line() -> None:
     for _ in range(5):
         draw_belief(blueprint, FirstAttempts.tally([]), evidence, 2000, rng(0))
     assert (time.process_time() - start) / 5 < 0.3
+
+
+def guessed_once(store: ReviewStore, decks: list[Deck], count: int = 34) -> Readiness:
+    """`count` exam questions each answered once today by always picking the first option:
+    first attempts near the guessing rate, and not one checked answer."""
+    questions = [q for d in decks for q in d.questions if q.type.value != "flashcard"]
+    random.Random(7).shuffle(questions)
+    luck = random.Random(11)
+    for i, question in enumerate(questions[:count]):
+        when = NOW - timedelta(hours=2, minutes=-i)
+        answer(store, question, when, right=luck.random() < guess_floor(question))
+    return assess(store, decks, Settings(exam_date=EXAM), NOW)
+
+
+def test_a_blind_guesser_with_no_checked_answer_gets_no_plan_figure(
+    store: ReviewStore, bundled
+) -> None:
+    """Enough first attempts for "no further study", none that says how fast they forget: the
+    plan's forecast would be the median student's learning, so it gives no figure."""
+    report = guessed_once(store, bundled)
+    assert report.enough_evidence and report.basis.checked == 0
+    assert report.with_plan is not None and report.plan_shown is None
+    assert report.shown is report.as_is
+    report_json = report.as_json()
+    assert report_json["plan_enough_evidence"] is False
+    assert report_json["forecast_basis"] == "no further study"
+    assert report_json["forecast"]["pass_chance"] == report.as_is.overall.pass_chance
+    planned = report_json["with_plan"]
+    assert planned["pass_chance"] is None
+    assert all(topic["pass_chance"] is None for topic in planned["topics"].values())
+    low, high = planned["interval_80"]  # the distribution is kept, flagged
+    assert low <= planned["expected_score"] <= high
+    reason = report_json["plan_evidence"]["text"]
+    assert reason.startswith("not enough evidence yet of how fast you forget: review 10 more")
+    line = report.home_line()
+    assert "no further study: predicted " in line and f"plan: {reason}" in line
+
+
+def test_enough_checked_answers_give_the_plan_its_figure(store: ReviewStore, bundled) -> None:
+    """Three sessions days apart: 28 checked answers, past the threshold."""
+    report = studied(store, bundled, lambda q: True)
+    assert report.basis.checked >= 10 and report.basis.plan_enough
+    assert report.plan_shown is report.with_plan is not None
+    report_json = report.as_json()
+    assert report_json["plan_enough_evidence"] is True
+    assert report_json["forecast_basis"] == "plan followed"
+    planned = report_json["with_plan"]
+    assert planned["interval_80"][0] <= planned["expected_score"] <= planned["interval_80"][1]
+    assert 0 <= planned["pass_chance"] <= 1
+    assert report.home_line().startswith("Exam in 30 days · predicted ")

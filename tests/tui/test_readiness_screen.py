@@ -39,12 +39,14 @@ EXAM_QUESTIONS = ("t-single", "t-multi", "t-tf", "t-numeric", "t-numeric-derived
 EXAM_QUESTIONS += ("t-numeric-short", "t-order")  # every one but the flashcard
 
 
-def history_of(path: Path, answers: tuple[tuple[str, bool], ...]) -> Path:
-    """These questions answered (right or not) a week ago."""
+def history_of(
+    path: Path, answers: tuple[tuple[str, bool], ...], days_ago: tuple[int, ...] = (7,)
+) -> Path:
+    """These questions answered (right or not) a week ago, or on each of `days_ago`."""
     scheduler = make_scheduler(fuzz=False)
-    week_ago = datetime.now(UTC) - timedelta(days=7)
     with ReviewStore.open(path) as store:
-        for qid, right in answers:
+        for (qid, right), days in ((a, d) for d in days_ago for a in answers):
+            week_ago = datetime.now(UTC) - timedelta(days=days)
             q = BANK.questions[qid]
             store.record_answer(
                 question_id=qid,
@@ -70,10 +72,20 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def db_enough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every exam question answered a week ago (one wrong): enough evidence for figures."""
+    """Every exam question answered a week ago (one wrong): enough evidence for figures with
+    no further study, none yet of how fast this student forgets (for the plan's)."""
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     answers = tuple((qid, qid != "t-tf") for qid in EXAM_QUESTIONS)
     return history_of(tmp_path / "history.sqlite3", answers)
+
+
+@pytest.fixture
+def db_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every exam question answered a week ago and again three days ago (one wrong each
+    time): seven checked answers, one per exam question, enough for the plan's figures."""
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    answers = tuple((qid, qid != "t-tf") for qid in EXAM_QUESTIONS)
+    return history_of(tmp_path / "history.sqlite3", answers, days_ago=(7, 3))
 
 
 def make_app(db: Path, exam: date | None, config: Path | None = None) -> QuizApp:
@@ -110,8 +122,8 @@ async def open_readiness(pilot: Pilot, app: QuizApp) -> ReadinessScreen:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_the_screen_shows_the_forecast_by_topic_and_by_day(db_enough: Path, size) -> None:
-    app = make_app(db_enough, exam_day())
+def test_the_screen_shows_the_forecast_by_topic_and_by_day(db_checked: Path, size) -> None:
+    app = make_app(db_checked, exam_day())
 
     async def scenario(pilot: Pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
@@ -125,13 +137,13 @@ def test_the_screen_shows_the_forecast_by_topic_and_by_day(db_enough: Path, size
         assert report is not None and report.planning
         summary = text_of(screen.query_one("#readiness-summary", Static))
         assert "Plan followed: " in summary and "No further study: " in summary
-        assert "Based on 7 first attempts on 7 of 7 exam questions; 0 unseen" in summary
+        assert "Based on 14 first attempts on 7 of 7 exam questions; 0 unseen" in summary
         assert f"(in {EXAM_IN_DAYS} days)" in summary
         topics = screen.query_one("#readiness-topics", DataTable)
         assert topics.row_count == 1  # one deck, one topic
         row = [str(c) for c in topics.get_row("testing")]
         assert row[0] == "Every question type"
-        assert row[2] == f"{100 * report.headline.topics['testing'].mean:.0f}%"
+        assert row[2] == f"{100 * report.shown.topics['testing'].mean:.0f}%"
         plot = screen.query_one(ScoreByDayPlot)
         # A point per study session from now (one a day) until 09:00 on the exam day, and the
         # exam itself: 21 points after 09:00, 22 before it (today's early hours are a day too).
@@ -341,3 +353,34 @@ def test_without_enough_evidence_the_screen_and_the_line_say_so(
         assert "100–100" not in shown and "Not enough evidence yet" in shown
 
     drive(app, scenario, size=(80, 24))
+
+
+def test_first_attempts_alone_give_no_figure_for_the_plan(db_enough: Path) -> None:
+    """Every exam question answered once, none again a day later: nothing says how fast this
+    student forgets, so the plan's forecast would be the median student's. Its figure is not
+    shown; "no further study", which rests on the first attempts, is."""
+    app = make_app(db_enough, exam_day())
+    lacking = "not enough evidence yet of how fast you forget: review 7 more cards"
+
+    async def scenario(pilot: Pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: line_text(app).startswith("Exam in"))
+        line = line_text(app)
+        assert f"Exam in {EXAM_IN_DAYS} days · no further study: predicted " in line
+        assert f"· plan: {lacking}" in line
+        screen = await open_readiness(pilot, app)
+        report = screen.report
+        assert report is not None and report.with_plan is not None
+        summary = text_of(screen.query_one("#readiness-summary", Static))
+        plan_line = next(s for s in summary.splitlines() if s.startswith("Plan followed"))
+        assert plan_line.startswith(f"Plan followed: {lacking}") and "%" not in plan_line
+        assert f"No further study: {100 * report.as_is.overall.mean:.0f}% (80%: " in summary
+        assert summary.count("chance of passing") == 1  # no further study's only
+        topics = screen.query_one("#readiness-topics", DataTable)
+        assert [str(c.label) for c in topics.columns.values()][-1] == "Pass"  # no plan column
+        row = [str(c) for c in topics.get_row("testing")]
+        assert row[2] == f"{100 * report.as_is.topics['testing'].mean:.0f}%"
+        plot = screen.query_one(ScoreByDayPlot)
+        assert set(plot.series.lines) == {"no further study"}
+
+    drive(app, scenario, size=(100, 32))

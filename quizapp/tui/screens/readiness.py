@@ -194,10 +194,7 @@ class ReadinessScreen(Screen[None]):
                     x_label="day",
                     y_label="predicted score (%)",
                     x=tuple(float(i) for i in range(len(projection.moments_ms))),
-                    lines={
-                        "plan followed": tuple(100 * v for v in projection.with_plan),
-                        "no further study": tuple(100 * v for v in projection.no_study),
-                    },
+                    lines=_plotted(report),
                 ),
                 report.generated_at.astimezone().date(),
             )
@@ -223,10 +220,15 @@ class ReadinessScreen(Screen[None]):
         if not report.enough_evidence:
             text.append(basis.not_enough[0].upper() + basis.not_enough[1:], style="bold")
             text.append(f"\n({basis.text})")
-        elif report.with_plan is not None:
+        elif report.plan_shown is not None:
             text.append("Plan followed: ", style="bold")
-            text.append(score_text(report.with_plan.overall) + "\n")
+            text.append(score_text(report.plan_shown.overall) + "\n")
             text.append(f"No further study: {score_text(report.as_is.overall)}", style="dim")
+        elif report.with_plan is not None:  # no figure for the plan: it rests on forgetting
+            text.append("Plan followed: ", style="bold")
+            text.append(basis.plan_not_enough + "\n")
+            text.append("No further study: ", style="bold")
+            text.append(score_text(report.as_is.overall))
         else:
             text.append("Predicted: ", style="bold")
             text.append(score_text(report.as_is.overall))
@@ -263,9 +265,9 @@ class ReadinessScreen(Screen[None]):
         topics.add_column("Topic", key="topic")
         for heading in ("Qs", "Predicted", "80%", "Pass"):
             topics.add_column(heading, key=heading.lower())
-        if report.with_plan is not None:
+        if report.plan_shown is not None:
             topics.add_column("No study", key="no-study")
-        for topic, s in report.headline.topics.items():
+        for topic, s in report.shown.topics.items():
             row = [
                 literal(report.topic_titles.get(topic, topic)),
                 _right(str(s.questions)),
@@ -273,7 +275,7 @@ class ReadinessScreen(Screen[None]):
                 _right(f"{percent(s.low)}–{percent(s.high)}"),
                 _right(percent(s.pass_chance)),
             ]
-            if report.with_plan is not None:
+            if report.plan_shown is not None:
                 row.append(_right(percent(report.as_is.topics[topic].mean)))
             topics.add_row(*row, key=topic)
 
@@ -282,6 +284,15 @@ class ReadinessScreen(Screen[None]):
 
     def action_exam_date(self) -> None:
         ask_exam_date(self.app, then=self.reload)
+
+
+def _plotted(report: Readiness) -> dict[str, tuple[float, ...]]:
+    """The by-day lines (%): the plan's only where its forecast is shown."""
+    assert report.projection is not None
+    lines = {"no further study": tuple(100 * v for v in report.projection.no_study)}
+    if report.plan_shown is not None:
+        lines = {"plan followed": tuple(100 * v for v in report.projection.with_plan), **lines}
+    return lines
 
 
 def _right(value: str) -> Text:
