@@ -138,7 +138,7 @@ def test_compute_refuses_control_characters_in_text_arguments() -> None:
         (["lint", "--format", "x\x1b[2J"], "invalid choice: 'x\\x1b[2J'"),
         (["import", "gone\x1b[2J.csv"], "gone\\x1b[2J.csv: no such file"),
         (["export", "--format", "csv", "gone\u202e.yaml"], "gone\\u202e.yaml: no such file"),
-        (["drill", "--length", "0", "--theme", "x\x1b[2J"], "unknown theme 'x\\x1b[2J'"),
+        (["drill", "--length", "1", "--theme", "x\x1b[2J"], "unknown theme 'x\\x1b[2J'"),
     ],
 )
 def test_one_line_errors_escape_what_they_quote(

@@ -208,7 +208,7 @@ def test_the_question_on_screen_is_avoided_even_when_the_bank_no_longer_has_it(t
 def test_a_hint_with_no_safe_example_names_the_forms_without_a_number(tmp_path) -> None:
     path = tmp_path / "n.yaml"
     path.write_text(
-        HEADER + QUESTIONS.replace("answer: 1234567", "answer: {value: 5, tolerance: 1e308}")
+        HEADER + QUESTIONS.replace("answer: 1234567", "answer: {value: 5, tolerance: 1e100}")
     )
     bank = load_bank([path])
     question = bank.questions["n-literal"]
