@@ -62,6 +62,13 @@ class StudentRecord:
     # Why the mastery and forecast are left out (they read the whole history, ignored rows
     # too); None when they are given.
     left_out: str | None = None
+    # Why there is no predicted figure although there is an exam date: the student's own
+    # Readiness screen shows no figure either ("not enough evidence yet: ..."). None otherwise.
+    forecast_note: str | None = None
+    # Set when `predicted` is the score with no further study, not the plan followed to the
+    # exam, because there is too little evidence of how fast they forget: says what is missing.
+    plan_note: str | None = None
+    basis: str | None = None  # what the figure rests on: "based on 37 first attempts on ..."
 
 
 @dataclass(frozen=True)
@@ -321,9 +328,20 @@ def student_record(
     stats = compute_stats(store, questions, now, days=1, forecast_days=1)
     mastery = {t.topic: t.mastery for t in stats.topics if t.questions}
     exam_date = exam_date if exam_date is not None else settings.exam_date
-    predicted = no_study = None
-    if exam_date is not None and any(d.questions for d in decks):
-        report = assess(store, decks, settings, now, exam_date=exam_date)
-        predicted = report.headline.overall
-        no_study = report.as_is.overall if report.with_plan is not None else None
-    return StudentRecord(student, mastery, predicted, no_study)
+    if exam_date is None or not any(d.questions for d in decks):
+        return StudentRecord(student, mastery, None)
+    # The instructor sees what the student is shown, gated the same way: no figure without
+    # evidence, and the plan's figure only where there is evidence of how fast they forget.
+    report = assess(store, decks, settings, now, exam_date=exam_date)
+    basis = report.basis
+    if not report.enough_evidence:
+        return StudentRecord(student, mastery, None, forecast_note=basis.not_enough)
+    plan = report.plan_shown
+    return StudentRecord(
+        student,
+        mastery,
+        predicted=report.shown.overall,
+        no_study=report.as_is.overall if plan is not None else None,
+        plan_note=basis.plan_not_enough if report.planning and plan is None else None,
+        basis=basis.text,
+    )

@@ -47,6 +47,7 @@ CSV_COLUMNS = (
     "mastery",
     "predicted_score",
     "predicted_no_study",
+    "forecast_note",
 )
 
 
@@ -108,6 +109,11 @@ class ClassReport:
                     "topic_mastery": dict(row.record.topic_mastery),
                     "predicted": _summary_json(row.record.predicted),
                     "predicted_no_study": _summary_json(row.record.no_study),
+                    # Why there is no figure (too little evidence), or why the figure is the
+                    # no-further-study one; and what a given figure rests on.
+                    "forecast_note": row.record.forecast_note,
+                    "plan_note": row.record.plan_note,
+                    "forecast_basis": row.record.basis,
                     "left_out": row.record.left_out,
                 }
                 for row in self.students
@@ -162,6 +168,7 @@ class ClassReport:
                 "score": row.score,
                 "predicted_score": predicted.mean if predicted else None,
                 "predicted_no_study": row.record.no_study.mean if row.record.no_study else None,
+                "forecast_note": forecast_note(row.record),
             }
             yield base
             for topic, mastery in row.record.topic_mastery.items():
@@ -240,7 +247,9 @@ LEGEND = (
 
 PREDICTED_LEGEND = (
     "Predicted exam: the score with the forecast's daily plan followed to the exam, and its "
-    "80% interval; no study: the score if the student stopped studying today."
+    '80% interval; no study: the score if the student stopped studying today. "Not enough '
+    "evidence\": too few exam questions answered for a forecast (the student's own screen shows "
+    'no figure either); "no further study": too few checked reviews for the plan\'s figure.'
 )
 
 
@@ -286,6 +295,24 @@ def predicted_text(predicted: ScoreSummary | None) -> str:
     return (
         f"{share_text(predicted.mean)} ({share_text(predicted.low)}–{share_text(predicted.high)})"
     )
+
+
+def forecast_note(record: StudentRecord) -> str | None:
+    """Why a student's predicted figure is missing or is not the plan's, else what it rests on."""
+    if record.forecast_note:
+        return record.forecast_note
+    if record.plan_note:
+        return f"no further study; plan: {record.plan_note}"
+    return record.basis
+
+
+def predicted_cell(record: StudentRecord) -> str:
+    """The predicted exam score as a report shows it: the figure (marked when it is the score
+    with no further study), or why there is none."""
+    if record.forecast_note:
+        return "not enough evidence"
+    text = predicted_text(record.predicted)
+    return f"{text} no further study" if record.plan_note else text
 
 
 def no_study_text(no_study: ScoreSummary | None) -> str:

@@ -222,7 +222,7 @@ def render(report: ClassReport, console: Console | None = None) -> None:
         PREDICTED_LEGEND,
         discrimination_text,
         flags_text,
-        predicted_text,
+        predicted_cell,
         responses_text,
         share_text,
     )
@@ -289,12 +289,12 @@ def render(report: ClassReport, console: Console | None = None) -> None:
             share_text(row.score),
             "left out"
             if row.record.left_out
-            else predicted_text(row.record.predicted)
+            else predicted_cell(row.record)
             + (f"\nno study {share_text(row.record.no_study.mean)}" if row.record.no_study else ""),
             Text(terminal_safe(mastery)),
         )
     out.print(table)
-    if any(row.record.predicted for row in report.students):
+    if any(row.record.predicted or row.record.forecast_note for row in report.students):
         out.print(Text(PREDICTED_LEGEND, style="dim"))
     for note in report.notes():  # rows a student's history held that no app writes
         out.print(Text(terminal_safe(note), style="yellow"))

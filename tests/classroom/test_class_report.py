@@ -18,7 +18,7 @@ from quizapp.classroom.history import (
     load_class_history,
     parse_response,
 )
-from quizapp.classroom.report import build_report
+from quizapp.classroom.report import build_report, predicted_cell
 from quizapp.srs.config import Settings
 from quizapp.srs.store import ReviewStore
 from tests.classroom.helpers import START, deck, numeric, single
@@ -138,15 +138,54 @@ def test_the_student_gets_mastery_and_a_forecast_only_with_an_exam_date(tmp_path
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, q1, True, 0)
-    without = load_class_history(path, decks, Settings(), START)
+        record(store, q2, False, 1)
+    now = START + timedelta(minutes=2)
+    without = load_class_history(path, decks, Settings(), now)
     assert without.students[0].predicted is None
+    assert without.students[0].forecast_note is None  # nothing to gate: no exam date
     assert without.students[0].topic_mastery == {"attention": 0.0}  # one review masters nothing
     exam = (START + timedelta(days=30)).date()
-    with_date = load_class_history(path, decks, Settings(), START, exam_date=exam)
+    with_date = load_class_history(path, decks, Settings(), now, exam_date=exam)
     predicted = with_date.students[0].predicted
     assert predicted is not None and 0.0 < predicted.mean < 1.0
-    from_settings = load_class_history(path, decks, Settings(exam_date=exam), START)
+    assert with_date.students[0].basis == (
+        "based on 2 first attempts on 2 of 2 exam questions; 0 unseen"
+    )
+    from_settings = load_class_history(path, decks, Settings(exam_date=exam), now)
     assert from_settings.students[0].predicted is not None
+
+
+def test_the_report_gates_the_forecast_as_the_student_screen_does(tmp_path: Path):
+    """No figure without evidence, and the plan's figure only with checked reviews: the class
+    report must not tell the instructor what the student's own screen refuses to say."""
+    questions = [single(f"q{n}", topic="attention") for n in range(3)]
+    decks = [deck("d", questions)]
+    exam = (START + timedelta(days=30)).date()
+    path = tmp_path / "history.db"
+    with ReviewStore.open(path) as store:
+        record(store, questions[0], True, 0)
+    one = load_class_history(path, decks, Settings(), START, exam_date=exam).students[0]
+    assert one.predicted is None and one.no_study is None
+    assert one.forecast_note == "not enough evidence yet: answer 2 more questions for a forecast"
+    assert predicted_cell(one) == "not enough evidence"
+
+    with ReviewStore.open(path) as store:
+        for n in (1, 2):
+            record(store, questions[n], n == 1, n)
+    now = START + timedelta(minutes=3)
+    first_day = load_class_history(path, decks, Settings(), now, exam_date=exam).students[0]
+    assert first_day.forecast_note is None and first_day.predicted is not None
+    # No review yet a day after an answer: the figure is the no-further-study one, marked so.
+    assert first_day.no_study is None and first_day.plan_note is not None
+    assert predicted_cell(first_day).endswith("no further study")
+
+    with ReviewStore.open(path) as store:
+        for n in range(3):
+            record(store, questions[n], True, 60 * 24 * 2 + n)
+    later = START + timedelta(days=2, minutes=5)
+    checked = load_class_history(path, decks, Settings(), later, exam_date=exam).students[0]
+    assert checked.plan_note is None and checked.no_study is not None
+    assert checked.predicted is not None and checked.predicted != checked.no_study
 
 
 def test_since_keeps_first_attempts_from_that_day_and_deck_keeps_its_questions(tmp_path: Path):

@@ -140,10 +140,23 @@ def test_each_student_is_forecast_on_their_own_rows(class_history):
         # instructor's report says of them.
         with open_readonly(PostgresLocation(with_user(url, name), name)) as own:
             expected = assess(own, BANK.decks, Settings(), now, exam_date=exam)
-        assert records[name].predicted == expected.headline.overall  # the plan followed
-        assert records[name].no_study == expected.as_is.overall
-        assert records[name].no_study.mean < records[name].predicted.mean
-    assert records[ann].predicted != records[cy].predicted  # ann answered more and better
+        # The figure the student is shown, gated the same way: the plan's where there are
+        # checked reviews to rest it on, else the no-further-study one, marked.
+        if not expected.enough_evidence:
+            assert records[name].predicted is None
+            assert records[name].forecast_note == expected.basis.not_enough
+            continue
+        assert records[name].predicted == expected.shown.overall
+        assert records[name].basis == expected.basis.text
+        if expected.plan_shown is not None:
+            assert records[name].no_study == expected.as_is.overall
+            assert records[name].no_study.mean < records[name].predicted.mean
+        else:
+            assert records[name].no_study is None
+            assert records[name].plan_note == expected.basis.plan_not_enough
+    # cy's one answer in the app is too little to forecast from (the mock exam is not
+    # evidence of recall on the exam's day); ann answered both questions.
+    assert records[cy].predicted is None and records[ann].predicted is not None
 
 
 def test_a_students_role_sees_only_its_own_rows_and_the_report_says_so(class_history):

@@ -32,7 +32,7 @@ from quizapp.classroom.report import (
     discrimination_text,
     flags_text,
     no_study_text,
-    predicted_text,
+    predicted_cell,
     response_tags,
     responses_text,
     share_text,
@@ -197,7 +197,7 @@ class ClassReportScreen(Screen[None]):
                 literal(row.student),
                 str(row.answered),
                 share_text(row.score),
-                predicted_text(row.record.predicted),
+                predicted_cell(row.record),
                 no_study_text(row.record.no_study),
             )
             for topic, value in row.record.topic_mastery.items():
