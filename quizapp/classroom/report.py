@@ -9,7 +9,7 @@ after `since` to a question first met before it is a repeat and stays out.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -206,12 +206,9 @@ def build_report(
             student=record.student,
             answered=answered.get(record.student, 0),
             score=scores.get(record.student),
-            record=StudentRecord(
-                record.student,
-                {t: m for t, m in record.topic_mastery.items() if t in topics},
-                record.predicted,
-                record.no_study,
-                record.left_out,
+            record=replace(
+                record,
+                topic_mastery={t: m for t, m in record.topic_mastery.items() if t in topics},
             ),
         )
         for record in history.students

@@ -164,7 +164,9 @@ def test_the_report_gates_the_forecast_as_the_student_screen_does(tmp_path: Path
     path = tmp_path / "history.db"
     with ReviewStore.open(path) as store:
         record(store, questions[0], True, 0)
-    one = load_class_history(path, decks, Settings(), START, exam_date=exam).students[0]
+    history = load_class_history(path, decks, Settings(), START, exam_date=exam)
+    one = history.students[0]
+    assert build_report(history, decks, START).students[0].record == one  # kept whole
     assert one.predicted is None and one.no_study is None
     assert one.forecast_note == "not enough evidence yet: answer 2 more questions for a forecast"
     assert predicted_cell(one) == "not enough evidence"
@@ -246,6 +248,8 @@ def test_json_reports_every_figure(run_cli, hostile_history: Path):
     assert student["student"] == "=ann" and student["score"] == 0.0
     assert student["topic_mastery"] == {"hostile-topic": 0.0}
     assert 0.0 <= student["predicted"]["expected_score"] <= 1.0
+    assert student["forecast_basis"].startswith("based on 2 first attempts on 2 of 2")
+    assert student["forecast_note"] is None
 
 
 def test_csv_guards_every_text_cell_and_keeps_numbers_as_numbers(run_cli, hostile_history: Path):
