@@ -10,6 +10,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# pytest-xdist's workers export COLUMNS=80 and LINES=24, and Textual (through Rich) takes them
+# over the real terminal's size: the app a test starts in tmux or a pty would draw at 80x24 in
+# a 100x32 window. Every test sets the size it means.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 CORPUS = Path(__file__).resolve().parent / "bank" / "corpus"
 
 

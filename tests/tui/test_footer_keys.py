@@ -266,6 +266,11 @@ def test_every_footer_key_does_something_and_escape_goes_back_one_level(
     async def scenario(pilot: Pilot) -> None:
         screen = await route(pilot)
         keys = [key for key in footer_keys(app) if key not in NOT_PRESSED | {"escape"}]
+        # Page up does nothing at the top by design (never dimmed there: see the class
+        # report): press it right after page down, on the page that moved.
+        if {"pageup", "pagedown"} <= set(keys):
+            keys.remove("pageup")
+            keys.insert(keys.index("pagedown") + 1, "pageup")
         for key in keys:
             if app.screen is not screen or key not in footer_keys(app):
                 await back_home(pilot)

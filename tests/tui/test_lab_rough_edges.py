@@ -26,7 +26,13 @@ def on_screen(pilot: Pilot, text: str) -> bool:
 
 
 async def run_settled(pilot: Pilot, panel: LabPanel) -> None:
-    await wait_for(pilot, lambda: not panel.running and bool(panel.query(".lab-values")), 120)
+    """The run is over and its values are drawn (the table is mounted before its rows)."""
+
+    def drawn() -> bool:
+        tables = panel.query(".lab-values").results(DataTable)
+        return not panel.running and any(table.row_count for table in tables)
+
+    await wait_for(pilot, drawn, 120)
 
 
 def test_the_bottom_of_a_long_result_is_reached_by_the_page_keys() -> None:
