@@ -23,7 +23,6 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from quizapp.authoring.item_statistics import poisson_binomial_upper_tail
 from quizapp.bank import (
     ChoiceQuestion,
     Diagnostic,
@@ -32,6 +31,7 @@ from quizapp.bank import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.item_statistics import poisson_binomial_upper_tail
 
 SIGNIFICANCE = 0.05  # one-sided: flag a cue only when chance would give it less than 1 in 20
 MIN_POSITION_ITEMS = 8  # questions of one kind a scope needs before `key-position` judges it

@@ -31,7 +31,6 @@ from quizapp.authoring.answer_cues import (
     key_position,
     key_shortest,
 )
-from quizapp.authoring.item_statistics import hypergeometric_upper_tail
 from quizapp.authoring.stem_similarity import near_duplicates
 from quizapp.bank import (
     Bank,
@@ -43,6 +42,7 @@ from quizapp.bank import (
     QuestionType,
     TrueFalseQuestion,
 )
+from quizapp.item_statistics import hypergeometric_upper_tail
 
 SIGNIFICANCE = 0.05  # one-sided: flag a cue only when chance would give it less than 1 in 20
 MIN_MULTIPLE_CHOICE = 4  # multiple-choice items a deck needs before `key-count-fixed` does

@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     Answer,
     ChoiceAnswer,
     FlashcardRating,

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import getpass
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.bank.model import Deck, Question
@@ -36,8 +34,7 @@ from quizapp.classroom.row_checks import (
 )
 from quizapp.srs.config import Settings
 from quizapp.srs.exam_model import ScoreSummary
-from quizapp.srs.history_file import HistoryError, reading_error
-from quizapp.srs.store import ReviewStore, from_ms
+from quizapp.srs.store import from_ms
 
 if TYPE_CHECKING:
     from quizapp.srs.history import HistoryStore
@@ -92,46 +89,6 @@ def local_student() -> str:
 
 def is_server_address(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
-
-
-def load_class_history(
-    db: str | Path,
-    decks: Sequence[Deck],
-    settings: Settings,
-    now: datetime,
-    *,
-    exam_date: date | None = None,
-) -> ClassHistory:
-    """Every answer in the history and each student's mastery and forecast, as of `now`."""
-    if is_server_address(str(db)):
-        from quizapp.classroom.pg_history import postgres_history
-
-        return postgres_history(str(db).strip(), decks, settings, now, exam_date)
-    return _sqlite_history(Path(db), decks, settings, now, exam_date)
-
-
-def _sqlite_history(
-    path: Path, decks: Sequence[Deck], settings: Settings, now: datetime, exam_date: date | None
-) -> ClassHistory:
-    student = local_student()
-    ignored = IgnoredRows()
-    try:
-        with ReviewStore.open_readonly(path) as store:
-            db = store.connection
-            answers = checked_answers(db.execute(sqlite_reviews_query(), (student,)), ignored)
-            exams = checked_exams(db.execute(SQLITE_EXAMS, (student,)), ignored)
-            answers += exam_answers_of(student, exams.get(student, []), decks)
-            check_cards(db.execute(SQLITE_CARDS, (student,)), ignored)
-            record = guarded_record(
-                student,
-                ignored,
-                lambda: student_record(store, decks, settings, now, student, exam_date),
-            )
-    except HistoryError as exc:
-        raise ClassHistoryError(str(exc)) from exc
-    except sqlite3.Error as exc:
-        raise ClassHistoryError(str(reading_error(path, exc))) from exc
-    return ClassHistory(answers=tuple(answers), students=(record,), ignored=ignored)
 
 
 # -- the rows, checked once (quizapp/classroom/row_checks.py) -------------------------------------

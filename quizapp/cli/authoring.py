@@ -8,13 +8,19 @@ runs whichever of them was parsed. Usage problems print one line
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from pathlib import Path
 
 from quizapp.bank.fields import DEFAULT_CSV_ROWS, MAX_DECK_QUESTIONS
-from quizapp.bank.literal import error_line, terminal_safe
+from quizapp.bank.literal import terminal_safe
 from quizapp.cli import flag_types
+from quizapp.cli.authoring_common import (
+    failure,
+    reference_paths,
+    usage_error,
+    without_file,
+    write_stdout,
+)
 from quizapp.cli.export_gift import GIFT_EPILOG
 from quizapp.cli.export_order import EXPORT_ORDER_EPILOG, add_export_order_options, export_order
 
@@ -278,40 +284,14 @@ def run_authoring(args: argparse.Namespace) -> int:
             return _import(args)
         if command == "export":
             return _export(args)
-        return _error(command, f"unknown command {command!r}")
+        return usage_error(command, f"unknown command {command!r}")
     except OutputPathError as exc:
-        return _error(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
+        return usage_error(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
     except OutputError as exc:
-        return _fail(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
+        return failure(command, f"{_OUTPUT_OPTION.get(command, '--out')} {exc}")
     except OSError as exc:
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        return _fail(command, f"cannot write or read{where}: {exc.strerror or exc}")
-
-
-def _error(command: str, message: str) -> int:
-    """A usage problem: one line, exit 2."""
-    print(error_line(f"quizapp {command}", message), file=sys.stderr)
-    return 2
-
-
-def _fail(command: str, message: str) -> int:
-    """A failure that is not the user's syntax: one line, exit 1."""
-    print(error_line(f"quizapp {command}", message), file=sys.stderr)
-    return 1
-
-
-def _reference_paths(args: argparse.Namespace) -> list[Path] | str:
-    """The bank the new questions join: bundled + --bank. A string is a usage error."""
-    from quizapp.bank import bundled_bank_path
-
-    paths = [Path(p) for p in args.bank]
-    for path in paths:
-        if not path.exists():
-            return f"--bank {path}: no such file or folder"
-    if not args.no_default_bank:
-        with contextlib.suppress(FileNotFoundError):
-            paths.insert(0, bundled_bank_path())
-    return paths
+        return failure(command, f"cannot write or read{where}: {exc.strerror or exc}")
 
 
 # -- new --------------------------------------------------------------------------------------
@@ -327,9 +307,9 @@ def _new(args: argparse.Namespace) -> int:
         template,
     )
 
-    references = _reference_paths(args)
+    references = reference_paths(args)
     if isinstance(references, str):
-        return _error("new", references)
+        return usage_error("new", references)
     try:
         if args.deck is None:
             taken, _ = collect_ids(references)
@@ -340,11 +320,11 @@ def _new(args: argparse.Namespace) -> int:
             return 0
         deck = Path(args.deck)
         if not deck.exists():
-            return _error("new", f"--deck {deck}: no such file")
+            return usage_error("new", f"--deck {deck}: no such file")
         others = [p for p in references if p.resolve() != deck.resolve()]
         added = append_question(deck, args.type, qid=args.id, reference_paths=others)
     except NewQuestionError as exc:
-        return _error("new", str(exc))
+        return usage_error("new", str(exc))
     print(terminal_safe(f"{added.path}:{added.line}: added {args.type} question '{added.id}'"))
     return 0
 
@@ -357,11 +337,11 @@ def _import(args: argparse.Namespace) -> int:
     from quizapp.cli.importers import import_format, run_import
 
     if not Path(args.csv).is_file():
-        return _error("import", f"{args.csv}: no such file")
+        return usage_error("import", f"{args.csv}: no such file")
     try:
         source_format = import_format(args)
     except ImportInputError as exc:
-        return _error("import", str(exc))
+        return usage_error("import", str(exc))
     if source_format != "csv":
         return run_import(args, source_format)
 
@@ -377,15 +357,15 @@ def _import(args: argparse.Namespace) -> int:
 
     source = Path(args.csv)
     if not source.is_file():
-        return _error("import", f"{source}: no such file")
+        return usage_error("import", f"{source}: no such file")
     out = Path(args.out) if args.out else None
     replaced = out is not None and check_output(out, replace=args.force) is not None
-    references = _reference_paths(args)
+    references = reference_paths(args)
     if isinstance(references, str):
-        return _error("import", references)
+        return usage_error("import", references)
     if out is not None and replaced:
         # The file being replaced does not count against the new questions.
-        references = _without(references, out)
+        references = without_file(references, out)
     taken_ids, taken_decks = collect_ids(references)
     deck = default_deck_info(
         source,
@@ -407,7 +387,7 @@ def _import(args: argparse.Namespace) -> int:
             max_rows=args.max_rows,
         )
     except CsvInputError as exc:
-        return _error("import", str(exc))
+        return usage_error("import", str(exc))
     for warning in sheet.warnings + result.warnings:
         print(terminal_safe(f"quizapp import: warning: {warning}"), file=sys.stderr)
     for problem in result.problems:
@@ -421,7 +401,7 @@ def _import(args: argparse.Namespace) -> int:
         )
     if result.text is None:
         if not result.rows:
-            return _error("import", f"{args.csv} has a header but no rows")
+            return usage_error("import", f"{args.csv} has a header but no rows")
         print(
             f"quizapp import: no question imported; {len(result.problems)} row(s) rejected",
             file=sys.stderr,
@@ -442,24 +422,6 @@ def _import(args: argparse.Namespace) -> int:
     return 1 if result.problems else 0
 
 
-def _without(paths: list[Path], excluded: Path) -> list[Path]:
-    """`paths` with the file `excluded` taken out (folders expanded when they hold it)."""
-    from quizapp.bank.discovery import discover
-
-    gone = excluded.resolve()
-    kept: list[Path] = []
-    for path in paths:
-        if path.is_dir() and gone.is_relative_to(path.resolve()):
-            files, _ = discover([path])
-            kept.extend(f for f in files if f.resolve() != gone)
-        elif path.resolve() != gone:
-            kept.append(path)
-    return kept
-
-
-# -- export -----------------------------------------------------------------------------------
-
-
 def _export(args: argparse.Namespace) -> int:
     from quizapp.authoring.anki_package import PreviousPackageError
     from quizapp.authoring.output_file import check_output, write_output
@@ -467,21 +429,21 @@ def _export(args: argparse.Namespace) -> int:
 
     for path in args.paths:
         if not Path(path).exists():
-            return _error("export", f"{path}: no such file or folder")
+            return usage_error("export", f"{path}: no such file or folder")
     if args.no_bom and args.format != "csv":
-        return _error("export", "--no-bom applies to --format csv only")
+        return usage_error("export", "--no-bom applies to --format csv only")
     if args.previous is not None and args.format != "anki":
-        return _error("export", "--previous applies to --format anki only")
+        return usage_error("export", "--previous applies to --format anki only")
     if args.format == "anki":
         if not args.out:
-            return _error("export", "--format anki writes a file: give --out FILE.apkg")
+            return usage_error("export", "--format anki writes a file: give --out FILE.apkg")
         if args.previous is not None and not Path(args.previous).is_file():
             missing = "no such file" if not Path(args.previous).exists() else "not a regular file"
-            return _error("export", f"--previous {args.previous}: {missing}")
+            return usage_error("export", f"--previous {args.previous}: {missing}")
         try:
             import genanki  # noqa: F401
         except ImportError:
-            return _fail("export", "--format anki needs genanki (pip install genanki)")
+            return failure("export", "--format anki needs genanki (pip install genanki)")
     out = Path(args.out) if args.out else None
     if out is not None:
         check_output(out, replace=args.force)  # before loading and exporting, not only after
@@ -490,7 +452,7 @@ def _export(args: argparse.Namespace) -> int:
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
     if not bank.questions:
-        return _fail("export", "no questions loaded")
+        return failure("export", "no questions loaded")
 
     from quizapp.authoring import export as ex
 
@@ -500,7 +462,7 @@ def _export(args: argparse.Namespace) -> int:
         try:
             summary = _write_anki(args, bank.decks, out)
         except PreviousPackageError as exc:
-            return _error("export", f"--previous {exc}")
+            return usage_error("export", f"--previous {exc}")
     elif args.format == "moodle-xml":
         from quizapp.cli.moodle_xml import write_moodle_xml
 
@@ -517,7 +479,7 @@ def _export(args: argparse.Namespace) -> int:
         else:
             data = ex.export_json(questions, bank.decks, order).encode("utf-8")
         if out is None:
-            _write_stdout(data)
+            write_stdout(data)
         else:
             write_output(out, data, replace=args.force)
         summary = (
@@ -532,17 +494,6 @@ def _export(args: argparse.Namespace) -> int:
         return 1
     print(f"quizapp export: {summary}", file=sys.stderr)
     return 0
-
-
-def _write_stdout(data: bytes) -> None:
-    """Bytes to stdout as they are (a BOM and UTF-8 whatever the terminal's locale)."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:
-        sys.stdout.write(data.decode("utf-8"))
-        return
-    sys.stdout.flush()
-    buffer.write(data)
-    buffer.flush()
 
 
 def _write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:

@@ -105,7 +105,8 @@ def run_class(args: argparse.Namespace) -> int:
 def run_class_report(args: argparse.Namespace) -> int:
     """Print the report; 0, 1 when the history cannot be used, 2 for bad input."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
-    from quizapp.classroom.history import ClassHistoryError, load_class_history
+    from quizapp.classroom.history import ClassHistoryError
+    from quizapp.classroom.load import load_class_history
     from quizapp.classroom.report import build_report
     from quizapp.cli.history_option import (
         LocationProblem,

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from quizapp.bank.model import Bank
     from quizapp.srs.exam_model import ScoreSummary
-    from quizapp.srs.history import HistoryLocation, HistoryStore
+    from quizapp.srs.history import HistoryLocation
     from quizapp.srs.readiness import Readiness
 
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
@@ -106,9 +106,10 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
     """Print the readiness report; 0, or 1 when the history cannot be used, 2 for bad input."""
     from quizapp.exam.sampling import DEFAULT_QUESTIONS
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history import open_readonly, read_errors, reading_problem
+    from quizapp.srs.history import read_errors, reading_problem
     from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.readiness import assess
+    from quizapp.srs.open_history import open_readonly
+    from quizapp.srs.readiness import assess, store_available
     from quizapp.srs.scheduling import utc_now
 
     prog = "quizapp forecast"
@@ -147,14 +148,6 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
     else:
         render(report)
     return 0
-
-
-def store_available(store: HistoryStore, bank: Bank) -> set[str]:
-    """Exam questions a drill may ask now: not suspended, not buried."""
-    from quizapp.srs.scheduling import utc_now
-
-    hidden = store.hidden_ids(utc_now())
-    return {qid for qid in bank.questions if qid not in hidden}
 
 
 # -- the human version ---------------------------------------------------------------------------

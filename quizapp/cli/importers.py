@@ -33,24 +33,24 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
     from quizapp.authoring.importers.common import count_line, report_order
     from quizapp.authoring.new import collect_ids
     from quizapp.authoring.output_file import check_output, write_output
-    from quizapp.cli.authoring import _error, _fail, _reference_paths, _without
+    from quizapp.cli.authoring_common import failure, reference_paths, usage_error, without_file
 
     source = Path(args.csv)
     out = Path(args.out) if args.out else None
     to_folder = out is not None and out.is_dir() and not out.is_symlink()
     if out is not None and not to_folder:
         check_output(out, replace=args.force)
-    references = _reference_paths(args)
+    references = reference_paths(args)
     if isinstance(references, str):
-        return _error("import", references)
+        return usage_error("import", references)
     options = DeckOptions(args.deck_id, args.title, args.topic, args.domain, args.weight)
     try:
         pending = read_decks(source, fmt, options)
     except ImportInputError as exc:
-        return _error("import", str(exc))
+        return usage_error("import", str(exc))
     if len(pending) > 1 and not to_folder:
         ids = ", ".join(p.deck.id for p in pending)
-        return _error(
+        return usage_error(
             "import",
             f"{source} holds {len(pending)} decks ({ids}): give --out FOLDER to write "
             "one deck file each",
@@ -60,7 +60,7 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
     ]
     for target in targets:
         if target is not None and check_output(target, replace=args.force) is not None:
-            references = _without(references, target)
+            references = without_file(references, target)
     taken_ids, taken_decks = collect_ids(references)
 
     built = []
@@ -68,7 +68,7 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
         try:
             result = build(deck, taken_ids=taken_ids, taken_decks=taken_decks)
         except (CsvInputError, ImportInputError) as exc:
-            return _error("import", str(exc))
+            return usage_error("import", str(exc))
         built.append(result)
         # The decks written together form one bank: a later deck cannot reuse an id.
         taken_ids = {**taken_ids, **dict.fromkeys(result.imported, str(target or source))}
@@ -79,7 +79,7 @@ def run_import(args: argparse.Namespace, fmt: str) -> int:
         print(item.format(kind), file=sys.stderr)
     counts = f"quizapp import: {count_line(0, len(skipped), len(notes))}"
     if not any(result.text for result in built):
-        code = _fail(
+        code = failure(
             "import", f"no question imported from {source}; {len(skipped)} item(s) skipped"
         )
         print(counts, file=sys.stderr)

@@ -21,7 +21,7 @@ def write_moodle_xml(args: argparse.Namespace, decks: list[Deck], out: Path | No
     from quizapp.authoring.anki_package import derived_values
     from quizapp.authoring.moodle_xml_out import export_moodle_xml
     from quizapp.authoring.output_file import write_output
-    from quizapp.cli.authoring import _write_stdout
+    from quizapp.cli.authoring_common import write_stdout
 
     derived: dict[str, dict[str, object]] = {}
     if not args.no_eval:
@@ -36,7 +36,7 @@ def write_moodle_xml(args: argparse.Namespace, decks: list[Deck], out: Path | No
         print(terminal_safe(f"quizapp export: note: {qid}: {note}"), file=sys.stderr)
     data = result.text.encode("utf-8")
     if out is None:
-        _write_stdout(data)
+        write_stdout(data)
     else:
         write_output(out, data, replace=args.force)
     where = f" to {terminal_safe(out)}" if out else ""

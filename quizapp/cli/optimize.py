@@ -109,7 +109,7 @@ def run_optimize(args: argparse.Namespace) -> int:
 
 def _reset(db: HistoryLocation) -> int:
     from quizapp.srs.fit_store import stop_using_fits
-    from quizapp.srs.history import open_in_place
+    from quizapp.srs.open_history import open_in_place
 
     if isinstance(db, Path) and not db.exists():
         print(f"No review history at {db}: the default parameters are in use.")
@@ -134,7 +134,8 @@ def _fit(db: HistoryLocation, args: argparse.Namespace, exam_at: datetime | None
     from quizapp.cli.progress import StatusLine
     from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
     from quizapp.srs.fit_store import save_fit
-    from quizapp.srs.history import open_in_place, open_readonly, read_errors, reading_problem
+    from quizapp.srs.history import read_errors, reading_problem
+    from quizapp.srs.open_history import open_in_place, open_readonly
     from quizapp.srs.scheduling import utc_now
 
     if isinstance(db, Path) and not db.exists():

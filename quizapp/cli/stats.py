@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.bank.model import Bank, Question
 from quizapp.srs.stats import Stats, compute_stats
-from quizapp.srs.traps import TrapCount
+from quizapp.srs.traps_report import NO_TRAPS, TRAPS_SHOWN, traps_table
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.table import Table
 
     from quizapp.srs.history import HistoryLocation
 
@@ -41,8 +40,9 @@ def run_stats(
     Exit 0 on success, 1 when the history cannot be used (one line on stderr), 2 for a bad
     `days`.
     """
-    from quizapp.srs.history import open_readonly, read_errors, reading_problem
+    from quizapp.srs.history import read_errors, reading_problem
     from quizapp.srs.history_file import HistoryError
+    from quizapp.srs.open_history import open_readonly
     from quizapp.srs.scheduling import utc_now
 
     if days < 1:
@@ -69,39 +69,6 @@ def run_stats(
 
 
 # -- the human version ---------------------------------------------------------------------
-
-TRAPS_SHOWN = 10  # the human table's rows; --json lists every trap
-
-
-def _first_line(text: str, limit: int = 72) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def traps_table(traps: Sequence[TrapCount], shown: int = TRAPS_SHOWN) -> Table:
-    """The traps as a Rich table that wraps to any width (the CLI's and the Stats screen's).
-    Bank text goes in as `Text`, never markup, and through terminal_safe."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title="Your traps", title_justify="left", expand=True, show_lines=True)
-    table.add_column("Times", justify="right", no_wrap=True)
-    table.add_column("Last", no_wrap=True)
-    table.add_column("What you picked, and why it is wrong", ratio=1)
-    for trap in traps[:shown]:
-        cell = Text(terminal_safe(trap.answer), style="bold")
-        cell.append("\n" + terminal_safe(trap.why or "(the bank gives no why)"))
-        cell.append(
-            "\n" + terminal_safe(f"{trap.question_id}: {_first_line(trap.prompt)}"), style="dim"
-        )
-        table.add_row(f"{trap.times}×", f"{trap.last.astimezone():%b %d}", cell)
-    return table
-
-
-NO_TRAPS = (
-    "No traps yet: the wrong choices and numeric traps you pick will show here, "
-    "with why each is wrong."
-)
 
 
 def render_traps(stats: Stats, out: Console) -> None:

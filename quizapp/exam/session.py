@@ -14,18 +14,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quizapp.bank import responses
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     Answer,
     ChoiceAnswer,
-    Grade,
-    MissingKey,
     NumberFormatError,
     NumericAnswerText,
     OrderingAnswer,
     TrueFalseAnswer,
-    grade,
     parse_number,
 )
+from quizapp.bank.grading import Grade, MissingKey, grade
 from quizapp.bank.model import (
     ChoiceQuestion,
     ComputeSpec,

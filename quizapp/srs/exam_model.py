@@ -29,7 +29,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from quizapp.authoring.item_statistics import convolve
 from quizapp.bank.model import (
     ChoiceQuestion,
     Deck,
@@ -38,6 +37,7 @@ from quizapp.bank.model import (
     QuestionType,
 )
 from quizapp.exam.sampling import DEFAULT_QUESTIONS, apportion, exam_questions
+from quizapp.item_statistics import convolve
 
 
 def guess_floor(question: Question) -> float:

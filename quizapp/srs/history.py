@@ -22,7 +22,6 @@ from quizapp.srs.url_redaction import redacted, redacted_message
 
 if TYPE_CHECKING:
     from quizapp.srs.scheduling import Card, Rating, Scheduler
-    from quizapp.srs.store import ResponseRow, ReviewRow
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 STUDENT_MAX_BYTES = 63  # PostgreSQL's longest role name: a student's role is named after them
@@ -74,8 +73,34 @@ class StudentToAsk:
 
 HistoryLocation = Path | PostgresLocation
 
+
 # (question id, topic, reviewed ms, correct, duration ms, card before as JSON, rating, attempt:
 # first, repeat, aided, or None when not recorded)
+# The rows both stores read back (quizapp/srs/store.py re-exports them, as before).
+@dataclass(frozen=True)
+class ReviewRow:
+    question_id: str
+    deck_id: str
+    topic: str
+    kind: str
+    reviewed_at: datetime
+    rating: int
+    correct: bool
+    duration_ms: int | None
+    state_before: int | None
+
+
+@dataclass(frozen=True)
+class ResponseRow:
+    """A review and what was answered in it (quizapp/bank/responses.py's JSON forms)."""
+
+    question_id: str
+    kind: str
+    reviewed_at: datetime
+    correct: bool
+    response: dict[str, object]
+
+
 AnswerRow = tuple[str, str, int, bool, int | None, str | None, int, str | None]
 
 
@@ -176,53 +201,6 @@ class HistoryStore(Protocol):
     def close(self) -> None: ...
     def __enter__(self) -> HistoryStore: ...
     def __exit__(self, *exc: object) -> None: ...
-
-
-# -- opening ------------------------------------------------------------------------------------
-
-
-def open_writer(location: HistoryLocation) -> HistoryStore:
-    """Open (creating or migrating if need be) to read and write."""
-    if isinstance(location, PostgresLocation):
-        from quizapp.srs.pg_store import PostgresStore
-
-        return PostgresStore.open(location)
-    from quizapp.srs.store import ReviewStore
-
-    return ReviewStore.open(location)
-
-
-def open_reader(location: HistoryLocation) -> HistoryStore:
-    """A reading connection beside a writer that has opened the history already."""
-    if isinstance(location, PostgresLocation):
-        from quizapp.srs.pg_store import PostgresStore
-
-        return PostgresStore.open(location, migrate=False)
-    from quizapp.srs.store import ReviewStore
-
-    return ReviewStore.open_reader(location)
-
-
-def open_readonly(location: HistoryLocation) -> HistoryStore:
-    """Read only: nothing is created, migrated or moved (`quizapp stats`, `forecast`)."""
-    if isinstance(location, PostgresLocation):
-        from quizapp.srs.pg_store import PostgresStore
-
-        return PostgresStore.open(location, migrate=False)
-    from quizapp.srs.store import ReviewStore
-
-    return ReviewStore.open_readonly(location)
-
-
-def open_in_place(location: HistoryLocation) -> HistoryStore:
-    """An existing history, to write beside the app (`quizapp optimize`)."""
-    if isinstance(location, PostgresLocation):
-        from quizapp.srs.pg_store import PostgresStore
-
-        return PostgresStore.open(location)
-    from quizapp.srs.store import ReviewStore
-
-    return ReviewStore.open_in_place(location)
 
 
 def read_errors() -> tuple[type[BaseException], ...]:

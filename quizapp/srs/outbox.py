@@ -51,12 +51,12 @@ from quizapp.srs.private_files import (
     make_private_folder,
     tighten_database,
 )
-from quizapp.srs.writer import AnswerWrite, ExamWrite, FlagWrite, RerateWrite, UndoWrite, Write
+from quizapp.srs.writes import AnswerWrite, ExamWrite, FlagWrite, RerateWrite, UndoWrite, Write
 
 if TYPE_CHECKING:
     from quizapp.srs.history import HistoryStore, PostgresLocation
     from quizapp.srs.scheduling import Rating, Scheduler
-    from quizapp.srs.writer import Ticket
+    from quizapp.srs.writes import Ticket
 
 FORMAT = 1  # the outbox file's own version (PRAGMA user_version)
 SUFFIX = ".sqlite3"

@@ -15,7 +15,7 @@ from datetime import datetime
 from quizapp.srs.history import HistoryStore
 from quizapp.srs.scheduling import Card, review
 from quizapp.srs.store import PRACTICE
-from quizapp.srs.writer import AnswerWrite, FlagWrite, RerateWrite, Write
+from quizapp.srs.writes import AnswerWrite, FlagWrite, RerateWrite, Write
 
 
 class PendingView:

@@ -18,16 +18,14 @@ import shlex
 from typing import Any
 
 import psycopg
-from psycopg import sql
 
 from quizapp.srs.history import one_line, redacted
 from quizapp.srs.history_file import HistoryError
-from quizapp.srs.pg_schema import CLASS_SCHEMA, MIGRATIONS, SCHEMA_VERSION
+from quizapp.srs.pg_migrate import migrate, pin_schema, refuse_newer, schema_version
+from quizapp.srs.pg_schema import CLASS_SCHEMA, SCHEMA_VERSION
 from quizapp.srs.url_redaction import redacted_message
 
 CONNECT_TIMEOUT_S = 10
-MIGRATION_LOCK_TIMEOUT = "5s"  # a student's transaction in the way fails the upgrade, not stalls it
-MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('quizapp schema ' || current_schema()))"
 _RESERVED_SCHEMAS = ("public", "$user", "pg_temp", "information_schema")
 _ROLES_RECORDED = 5  # from this step on the class knows its group roles (class_roles)
 
@@ -82,55 +80,6 @@ def connect(url: str) -> psycopg.Connection[Any]:
     return connection
 
 
-def pin_schema(connection: psycopg.Connection[Any], schema: str) -> None:
-    connection.execute(sql.SQL("SET search_path = {}, pg_temp").format(sql.Identifier(schema)))
-    connection.execute("SELECT set_config('quizapp.schema', %s, false)", (schema,))
-
-
-def schema_version(db: psycopg.Connection[Any]) -> int:
-    if db.execute("SELECT to_regclass('schema_version')").fetchone()[0] is None:  # type: ignore[index]
-        return 0
-    row = db.execute("SELECT max(version) FROM schema_version").fetchone()
-    return int(row[0] or 0) if row else 0
-
-
-def migrate(db: psycopg.Connection[Any], where: str, target: int = SCHEMA_VERSION) -> int:
-    """Bring the schema forward one step at a time, each step in its own transaction, up to
-    `target`; the number of steps this call applied. A lock another session holds fails the
-    step after MIGRATION_LOCK_TIMEOUT."""
-    version = _refuse_newer(db, where)
-    applied = 0
-    for step in range(version + 1, target + 1):
-        try:
-            with db.transaction():
-                db.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")  # type: ignore[arg-type]
-                db.execute(MIGRATION_LOCK)  # another instance may be migrating right now
-                db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-                if schema_version(db) >= step:
-                    continue
-                for statement in MIGRATIONS[step]:
-                    db.execute(statement)  # type: ignore[arg-type]  # our own constant SQL
-                db.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
-                applied += 1
-        except psycopg.errors.LockNotAvailable as exc:
-            raise HistoryError(
-                f"{where}: the class's tables are in use and could not be locked within "
-                f"{MIGRATION_LOCK_TIMEOUT} to upgrade them (step {step}); try again when no "
-                "student is writing"
-            ) from exc
-    return applied
-
-
-def _refuse_newer(db: psycopg.Connection[Any], where: str) -> int:
-    version = schema_version(db)
-    if version > SCHEMA_VERSION:
-        raise HistoryError(
-            f"{where} was written by a newer quizapp (schema {version}; this one reads up to "
-            f"{SCHEMA_VERSION}); upgrade quizapp to use it"
-        )
-    return version
-
-
 def require_class(connection: psycopg.Connection[Any], where: str, *, upgrade: bool) -> None:
     """Refuse, in one line, a database without the class, a role that may not use it, an
     older schema (brought forward when `upgrade` and the connected role owns the schema, with
@@ -150,7 +99,7 @@ def require_class(connection: psycopg.Connection[Any], where: str, *, upgrade: b
             f"the role {role!r} may not use the class at {where}: the instructor adds it "
             f"with `quizapp class add-student {role}`"
         )
-    version = _refuse_newer(connection, where)
+    version = refuse_newer(connection, where)
     if version == SCHEMA_VERSION:
         return
     if not (upgrade and owns and version >= _ROLES_RECORDED):

@@ -22,7 +22,7 @@ import psycopg
 from psycopg import sql
 
 from quizapp.srs.history_file import HistoryError
-from quizapp.srs.pg_connect import (
+from quizapp.srs.pg_migrate import (
     MIGRATION_LOCK,
     MIGRATION_LOCK_TIMEOUT,
     migrate,

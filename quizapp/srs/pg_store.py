@@ -35,13 +35,11 @@ from quizapp.srs.pg_connect import (
     check_role,
     class_schema,
     connect,
-    migrate,
-    pin_schema,
     require_class,
     require_history,
     role_reach,
-    schema_version,
 )
+from quizapp.srs.pg_migrate import migrate, pin_schema, schema_version
 from quizapp.srs.pg_reads import REVIEWS, PostgresReads
 from quizapp.srs.pg_schema import FITS
 from quizapp.srs.scheduling import Card, Rating, Scheduler, review

@@ -56,6 +56,7 @@ from quizapp.srs.uncertainty import (
 )
 
 if TYPE_CHECKING:
+    from quizapp.bank.model import Bank
     from quizapp.srs.pending import PendingView
 
 DEFAULT_MINUTES_PER_CARD = 1.0
@@ -472,3 +473,11 @@ __all__ = [
     "plan_drill_queue",
     "read_history",
 ]
+
+
+def store_available(store: HistoryStore, bank: Bank) -> set[str]:
+    """Exam questions a drill may ask now: not suspended, not buried."""
+    from quizapp.srs.scheduling import utc_now
+
+    hidden = store.hidden_ids(utc_now())
+    return {qid for qid in bank.questions if qid not in hidden}

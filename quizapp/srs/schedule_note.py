@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from quizapp.bank.grading import RATING_NAMES
+from quizapp.bank.answers import RATING_NAMES
 from quizapp.srs.scheduling import Card, Rating
 from quizapp.srs.steps import LEARN_AHEAD
 from quizapp.srs.store import PRACTICE

@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from quizapp.bank.responses import from_json, to_json
 from quizapp.srs import history_file
+from quizapp.srs.history import ResponseRow, ReviewRow
 from quizapp.srs.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.scheduling import Card, Rating, Scheduler, require_aware, review
 from quizapp.srs.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
@@ -55,30 +55,6 @@ def to_ms(moment: datetime) -> int:
 
 def from_ms(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=UTC)
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    question_id: str
-    deck_id: str
-    topic: str
-    kind: str
-    reviewed_at: datetime
-    rating: int
-    correct: bool
-    duration_ms: int | None
-    state_before: int | None
-
-
-@dataclass(frozen=True)
-class ResponseRow:
-    """A review and what was answered in it (quizapp/bank/responses.py's JSON forms)."""
-
-    question_id: str
-    kind: str
-    reviewed_at: datetime
-    correct: bool
-    response: dict[str, object]
 
 
 class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/sqlite_tables.py

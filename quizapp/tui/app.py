@@ -127,7 +127,7 @@ class QuizApp(App[None]):
         return self.history_writes.reader
 
     def refresh_home(self) -> None:
-        from quizapp.tui.home_refresh import refresh_home_counts
+        from quizapp.tui.screens.home import refresh_home_counts
 
         refresh_home_counts(self)
 

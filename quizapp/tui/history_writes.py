@@ -29,15 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from quizapp.srs.history import PostgresLocation
-from quizapp.srs.writer import (
-    AnswerWrite,
-    ExamWrite,
-    FlagWrite,
-    HistoryWriter,
-    Ticket,
-    WriterClosed,
-    WriterStatus,
-)
+from quizapp.srs.writer import HistoryWriter, WriterClosed, WriterStatus
+from quizapp.srs.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
 from quizapp.tui.class_store import Outage, kept_line, quit_note, reconnect
 from quizapp.wording import plural
 
@@ -134,7 +127,7 @@ class HistoryService:
         def open_store() -> HistoryStore:
             # In the writer's thread: the store's imports (fsrs, SQLite or psycopg) stay off
             # the UI's.
-            from quizapp.srs.history import open_writer
+            from quizapp.srs.open_history import open_writer
 
             return open_writer(path)
 
@@ -261,8 +254,8 @@ class HistoryService:
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
-        from quizapp.srs.history import open_reader
         from quizapp.srs.history_file import HistoryError
+        from quizapp.srs.open_history import open_reader
 
         assert isinstance(self.path, Path | PostgresLocation)
         try:

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from textual.timer import Timer
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
-    from quizapp.tui.screens.home import HomeScreen
+    from textual.screen import Screen
 
 POLL_SECONDS = 2.0
 LONGEST_WAIT_SECONDS = 3600.0  # look again at least hourly (a clock change, a suspend)
@@ -26,7 +25,7 @@ SETTLE_SECONDS = 0.5  # a card due at 12:00:00.000 is due once the timer fires a
 
 
 class CountsRefresh:
-    def __init__(self, screen: HomeScreen) -> None:
+    def __init__(self, screen: Screen) -> None:  # the home screen
         self.screen = screen
         self.version: int | None = None
         self.timer: Timer | None = None
@@ -56,17 +55,3 @@ class CountsRefresh:
             self.screen.app.refresh_home,  # type: ignore[attr-defined]
             name="next card due",
         )
-
-
-def refresh_home_counts(app: QuizApp) -> None:
-    """New counts for the home screen, when it shows (alone or under a dialog); a home
-    screen under a session catches up when it is back (HomeScreen.on_screen_resume)."""
-    from textual.screen import ModalScreen
-
-    from quizapp.tui.screens.home import HomeScreen
-
-    for screen in reversed(app.screen_stack):
-        if isinstance(screen, HomeScreen):
-            screen.show_counts(app.history_writes.home_counts(app.bank, app.settings))
-        if not isinstance(screen, ModalScreen):
-            return

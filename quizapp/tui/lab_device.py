@@ -9,37 +9,18 @@ the warm-up worker, so listing them never imports torch on the UI thread.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
+from quizapp.tui.device_choice import DEVICE_NAMES, PALETTE_DEVICES
+
 if TYPE_CHECKING:
     from textual.app import App
 
     from quizapp.tui.lab_service import LabService
-
-# In the palette's order; auto's preference order is the runner's (cuda, mps, cpu).
-PALETTE_DEVICES = ("auto", "cpu", "cuda", "mps")
-DEVICE_NAMES = {"cuda": "CUDA", "mps": "Apple MPS", "cpu": "CPU"}
-
-
-@dataclass(frozen=True)
-class DeviceChoice:
-    device: str  # where computations run: cpu, cuda or mps
-    notice: str | None = None  # set when the device asked for is missing and the CPU stands in
-
-
-def choose_device(requested: str, available: Sequence[str]) -> DeviceChoice:
-    """The device to run on. `available` is in preference order and always ends with cpu."""
-    if requested == "auto":
-        return DeviceChoice(available[0] if available else "cpu")
-    if requested in available or requested == "cpu":
-        return DeviceChoice(requested)
-    missing = DEVICE_NAMES.get(requested, requested)
-    return DeviceChoice("cpu", f"running on CPU: {missing} is not available")
 
 
 def refresh_device_notices(app: App) -> None:
@@ -104,10 +85,7 @@ def device_commands(app: App, lab: LabService) -> Iterable[SystemCommand]:
 
 
 __all__ = [
-    "PALETTE_DEVICES",
-    "DeviceChoice",
     "announce_device",
-    "choose_device",
     "device_commands",
     "refresh_device_notices",
     "switch_device",

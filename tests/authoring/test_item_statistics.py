@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from quizapp.authoring.item_statistics import (
+from quizapp.item_statistics import (
     hypergeometric_upper_tail,
     poisson_binomial_upper_tail,
 )

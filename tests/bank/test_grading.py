@@ -7,22 +7,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quizapp.bank import load_file
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     AGAIN,
     EASY,
     HARD,
     ChoiceAnswer,
     FlashcardRating,
-    MissingKey,
     NumberFormatError,
     NumericAnswerText,
     OrderingAnswer,
     TrueFalseAnswer,
     could_be_unit,
-    grade,
     parse_number,
     unit_matches,
 )
+from quizapp.bank.grading import MissingKey, grade
 from tests.conftest import CORPUS
 
 

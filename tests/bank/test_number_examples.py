@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import NumericQuestion, load_file
-from quizapp.bank.grading import NumberFormatError, parse_number
+from quizapp.bank.answers import NumberFormatError, parse_number
 from quizapp.bank.number_examples import (
     NEAR,
     POWER_CANDIDATES,

@@ -9,14 +9,14 @@ import random
 import pytest
 
 from quizapp.bank import load_file
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     ChoiceAnswer,
     FlashcardRating,
     NumericAnswerText,
     OrderingAnswer,
     TrueFalseAnswer,
-    grade,
 )
+from quizapp.bank.grading import grade
 from quizapp.bank.model import ChoiceQuestion, OrderingQuestion
 from quizapp.bank.responses import decode, encode, fallen_traps, from_json, to_json, variant
 from quizapp.bank.session import QuizSession, SessionOptions

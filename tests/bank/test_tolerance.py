@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import load_file
-from quizapp.bank.grading import NumericAnswerText, grade, within_tolerance
+from quizapp.bank.answers import NumericAnswerText
+from quizapp.bank.grading import grade, within_tolerance
 from quizapp.bank.model import NumericAnswer, NumericQuestion
 
 BANK = """\

@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.classroom.history import (
-    load_class_history,
-    parse_response,
-)
+from quizapp.classroom.history import parse_response
+from quizapp.classroom.load import load_class_history
 from quizapp.classroom.report import build_report, predicted_cell
 from quizapp.srs.config import Settings
 from quizapp.srs.store import ReviewStore

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import load_bank
-from quizapp.classroom.history import load_class_history
+from quizapp.classroom.load import load_class_history
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
-from quizapp.srs.history import PostgresLocation, open_writer
+from quizapp.srs.history import PostgresLocation
+from quizapp.srs.open_history import open_writer
 from quizapp.srs.store import to_ms
 from tests.classroom.helpers import START
 from tests.postgres_server import STUDENTS_GROUP
@@ -126,7 +127,7 @@ def test_the_instructor_sees_the_whole_class(class_history):
 
 
 def test_each_student_is_forecast_on_their_own_rows(class_history):
-    from quizapp.srs.history import open_readonly
+    from quizapp.srs.open_history import open_readonly
     from quizapp.srs.readiness import assess
 
     url, (ann, bob, cy) = class_history

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quizapp.bank import load_bank
-from quizapp.classroom.history import load_class_history
+from quizapp.classroom.load import load_class_history
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
 from tests.classroom.helpers import START

@@ -103,7 +103,7 @@ def test_config_takes_db_and_a_checked_student(tmp_path: Path) -> None:
 
 
 def test_stats_reads_one_students_history(run_cli, pg_url: str) -> None:
-    from quizapp.srs.history import open_writer
+    from quizapp.srs.open_history import open_writer
     from quizapp.srs.scheduling import Rating, make_scheduler
 
     for student, answers in (("ada", 3), ("bob", 1)):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import load_bank
-from quizapp.bank.grading import ChoiceAnswer
+from quizapp.bank.answers import ChoiceAnswer
 from quizapp.srs.fit_store import save_fit
 from quizapp.srs.scheduling import make_scheduler
 from quizapp.srs.store import ReviewStore

@@ -9,12 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from quizapp.bank import Flashcard, load_file
-from quizapp.bank.grading import (
-    ChoiceAnswer,
-    NumericAnswerText,
-    OrderingAnswer,
-    TrueFalseAnswer,
-)
+from quizapp.bank.answers import ChoiceAnswer, NumericAnswerText, OrderingAnswer, TrueFalseAnswer
 from quizapp.exam.session import (
     KEY_UNKNOWN,
     NO_ANSWER,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from quizapp.bank.grading import Answer, grade
+from quizapp.bank.answers import Answer
+from quizapp.bank.grading import grade
 from quizapp.bank.model import (
     Choice,
     ChoiceQuestion,

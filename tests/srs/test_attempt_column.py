@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank.session import AIDED, FIRST, REPEAT
-from quizapp.srs.history import PostgresLocation, open_writer
+from quizapp.srs.history import PostgresLocation
+from quizapp.srs.open_history import open_writer
 from quizapp.srs.outbox import decode, encode
 from quizapp.srs.readiness import read_history
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.schema import SCHEMA_VERSION
 from quizapp.srs.store import ReviewStore
-from quizapp.srs.writer import AnswerWrite, HistoryWriter
+from quizapp.srs.writer import HistoryWriter
+from quizapp.srs.writes import AnswerWrite
 from tests.srs.old_history import take_back_to
 from tests.srs.readiness_helpers import numeric
 from tests.srs.test_writer import wait_until

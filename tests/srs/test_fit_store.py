@@ -19,7 +19,7 @@ from quizapp.srs.fit_store import (
     save_fit,
     stop_using_fits,
 )
-from quizapp.srs.history import open_writer
+from quizapp.srs.open_history import open_writer
 from quizapp.srs.scheduling import Rating, make_scheduler, review
 from quizapp.srs.schema import MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.store import HistoryError, ReviewStore

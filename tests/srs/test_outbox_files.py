@@ -18,7 +18,7 @@ from quizapp.srs.outbox import (
     legacy_path,
     outbox_path,
 )
-from quizapp.srs.writer import FlagWrite
+from quizapp.srs.writes import FlagWrite
 
 BASE = "postgresql://ada:first-secret@db.example:5432/course?options=-csearch_path%3Dquizapp"
 BURY = FlagWrite("q1", "bury", None)

@@ -19,7 +19,8 @@ import pytest
 
 pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation, open_readonly, open_writer
+from quizapp.srs.history import PostgresLocation
+from quizapp.srs.open_history import open_readonly, open_writer
 from quizapp.srs.outbox import Outbox, outbox_path
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.writer import HistoryWriter

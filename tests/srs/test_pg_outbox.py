@@ -14,11 +14,13 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation, open_writer  # noqa: E402
+from quizapp.srs.history import PostgresLocation  # noqa: E402
+from quizapp.srs.open_history import open_writer  # noqa: E402
 from quizapp.srs.outbox import Outbox, kept_writes, outbox_path  # noqa: E402
 from quizapp.srs.pg_schema import CURRENT_CARDS, EFFECTIVE_REVIEWS  # noqa: E402
 from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
-from quizapp.srs.writer import AnswerWrite, HistoryWriter  # noqa: E402
+from quizapp.srs.writer import HistoryWriter  # noqa: E402
+from quizapp.srs.writes import AnswerWrite  # noqa: E402
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 DEADLINE = 30.0

@@ -13,8 +13,9 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation, open_writer  # noqa: E402
+from quizapp.srs.history import PostgresLocation  # noqa: E402
 from quizapp.srs.history_file import HistoryError  # noqa: E402
+from quizapp.srs.open_history import open_writer  # noqa: E402
 from quizapp.srs.pg_connect import role_reach  # noqa: E402
 from quizapp.srs.pg_schema import PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
 from quizapp.srs.pg_setup import ClassRoles, set_up_class  # noqa: E402

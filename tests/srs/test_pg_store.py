@@ -13,8 +13,9 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation, open_readonly, open_writer  # noqa: E402
+from quizapp.srs.history import PostgresLocation  # noqa: E402
 from quizapp.srs.history_file import HistoryError  # noqa: E402
+from quizapp.srs.open_history import open_readonly, open_writer  # noqa: E402
 from quizapp.srs.pg_schema import CLASS_TABLES, CURRENT_CARDS, PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
 from quizapp.srs.pg_setup import ClassRoles, grant_privileges, set_up_class  # noqa: E402
 from quizapp.srs.pg_store import (  # noqa: E402

@@ -16,7 +16,7 @@ from quizapp.authoring.output_file import write_output
 from quizapp.srs.outbox import Outbox, encode
 from quizapp.srs.private_files import SQLITE_SIDE_FILES
 from quizapp.srs.store import HistoryError, ReviewStore
-from quizapp.srs.writer import FlagWrite
+from quizapp.srs.writes import FlagWrite
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
 

@@ -14,7 +14,8 @@ from fsrs.scheduler import FUZZ_RANGES
 from quizapp.srs.pending import PendingView
 from quizapp.srs.scheduling import Card, Rating, State, fuzzed_interval, make_scheduler, review
 from quizapp.srs.store import PRACTICE, ReviewStore
-from quizapp.srs.writer import AnswerWrite, HistoryWriter, RerateWrite
+from quizapp.srs.writer import HistoryWriter
+from quizapp.srs.writes import AnswerWrite, RerateWrite
 from tests.srs.filesystems import Lock
 from tests.srs.test_writer import wait_until
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizapp.bank.grading import AGAIN, EASY, GOOD, HARD, Grade
+from quizapp.bank.answers import AGAIN, EASY, GOOD, HARD
+from quizapp.bank.grading import Grade
 from quizapp.srs.scheduling import (
     DEFAULT_FAST_SECONDS,
     DEFAULT_SLOW_SECONDS,

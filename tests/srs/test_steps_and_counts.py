@@ -13,7 +13,7 @@ from quizapp.srs.schedule_note import schedule_note, span_in_words
 from quizapp.srs.scheduling import Rating, make_scheduler, review
 from quizapp.srs.steps import LEARN_AHEAD, LearningSteps, countdown
 from quizapp.srs.store import PRACTICE, ReviewStore
-from quizapp.srs.writer import AnswerWrite, FlagWrite
+from quizapp.srs.writes import AnswerWrite, FlagWrite
 from tests.srs.test_queue import NOW, answer, bank, make_question, set_due
 
 # -- learning steps ----------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.history import HistoryStore, PostgresLocation, open_writer
+from quizapp.srs.history import HistoryStore, PostgresLocation
+from quizapp.srs.open_history import open_writer
 from quizapp.srs.scheduling import Rating, make_scheduler
 from quizapp.srs.store import (
     APPLICATION_ID,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import load_file
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     Answer,
     ChoiceAnswer,
     NumericAnswerText,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 
-from quizapp.bank.grading import NumberFormatError, parse_number
+from quizapp.bank.answers import NumberFormatError, parse_number
 from quizapp.wording import format_number
 
 # A number as a student may type it: digits grouped by commas or spaces, a decimal part, an

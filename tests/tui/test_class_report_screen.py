@@ -213,7 +213,8 @@ def ann_role(postgres_server):
 
 def two_students_answered(pg_url: str, ann_role: str) -> None:
     """bob's answers written by the owner (who creates the tables), ann's by her own role."""
-    from quizapp.srs.history import PostgresLocation, open_writer
+    from quizapp.srs.history import PostgresLocation
+    from quizapp.srs.open_history import open_writer
     from tests.srs.test_pg_store import with_user
 
     with open_writer(PostgresLocation(pg_url, "bob")) as bob:

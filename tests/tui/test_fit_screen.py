@@ -21,7 +21,8 @@ from textual.widgets import Static
 from quizapp.srs.config import Settings
 from quizapp.srs.fit_store import FitRecord, active_fit, latest_fit, save_fit
 from quizapp.srs.fitting import MIN_PARTIAL_LEARNABLE
-from quizapp.srs.history import PostgresLocation, open_writer
+from quizapp.srs.history import PostgresLocation
+from quizapp.srs.open_history import open_writer
 from quizapp.srs.store import ReviewStore
 from quizapp.tui.screens import fit as fit_screen
 from quizapp.tui.screens.fit import FitScreen

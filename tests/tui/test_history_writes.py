@@ -374,16 +374,16 @@ def test_a_drill_asked_for_while_the_history_opens_says_so(
 ) -> None:
     import threading
 
-    from quizapp.srs import history
+    from quizapp.srs import open_history
 
     opening = threading.Event()
-    real_open_writer = history.open_writer
+    real_open_writer = open_history.open_writer
 
     def slow_open_writer(location):
         opening.wait(30)
         return real_open_writer(location)
 
-    monkeypatch.setattr(history, "open_writer", slow_open_writer)
+    monkeypatch.setattr(open_history, "open_writer", slow_open_writer)
     app = make_app(tmp_path / "h.sqlite3")
 
     async def scenario(pilot: Pilot) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import Bank, bundled_bank_path, load_bank
-from quizapp.bank.grading import NumberFormatError, parse_number
+from quizapp.bank.answers import NumberFormatError, parse_number
 from quizapp.bank.model import NumericQuestion
 from quizapp.bank.number_examples import WHOLE_CANDIDATES
 from quizapp.bank.variants import assignments, compute_args, instantiate

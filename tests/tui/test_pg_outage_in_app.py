@@ -11,7 +11,8 @@ import pytest
 from textual.pilot import Pilot
 
 from quizapp.bank.grading import Grade
-from quizapp.srs.history import PostgresLocation, open_writer
+from quizapp.srs.history import PostgresLocation
+from quizapp.srs.open_history import open_writer
 from tests.tui.test_history_in_app import make_app, saved, start_drill
 from tests.tui.test_history_writes import notifications, status_bar
 from tests.tui.test_sessions import answer_current, drive, wait_for

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizapp.bank import load_bank
-from quizapp.bank.grading import ChoiceAnswer, TrueFalseAnswer
+from quizapp.bank.answers import ChoiceAnswer, TrueFalseAnswer
 from quizapp.bank.model import (
     ChoiceQuestion,
     Flashcard,

@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Markdown
 
 from quizapp.bank import load_bank
-from quizapp.bank.grading import ChoiceAnswer, NumericAnswerText
+from quizapp.bank.answers import ChoiceAnswer, NumericAnswerText
 from quizapp.cli.preview import add_preview_command, plan_preview
 from quizapp.srs.scheduling import utc_now
 from quizapp.srs.store import ReviewStore

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 def load_class_report(app: App[None]) -> ClassReport | None:
     """The report for the app's history and bank, now; None without a history. Runs in a
     worker thread: the loader opens (and closes) its own read-only connection."""
-    from quizapp.classroom.history import load_class_history
+    from quizapp.classroom.load import load_class_history
     from quizapp.classroom.report import build_report
     from quizapp.srs.history import PostgresLocation
     from quizapp.srs.scheduling import utc_now

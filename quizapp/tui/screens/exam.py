@@ -31,7 +31,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from quizapp.bank.grading import NumberFormatError, parse_number
+from quizapp.bank.answers import NumberFormatError, parse_number
 from quizapp.bank.model import ComputeSpec, NumericQuestion, Question, QuestionType
 from quizapp.bank.number_examples import NumberExamples
 from quizapp.bank.session import Attempt

@@ -28,6 +28,8 @@ from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from quizapp.srs.counts import HomeCounts
 
 ALL_DECKS = "__all__"
@@ -341,3 +343,18 @@ class HomeScreen(Screen[None]):
                 )
 
         self.app.push_screen(TagPicker(self.bank), chosen)
+
+
+def refresh_home_counts(app: App[object]) -> None:
+    """New counts for the home screen, when it shows (alone or under a dialog); a home
+    screen under a session catches up when it is back (HomeScreen.on_screen_resume). `app`
+    is the QuizApp (its history, bank and settings), typed as a plain App to keep this screen
+    from importing the app that imports it."""
+    from textual.screen import ModalScreen
+
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, HomeScreen):
+            counts = app.history_writes.home_counts(app.bank, app.settings)  # type: ignore[attr-defined]
+            screen.show_counts(counts)
+        if not isinstance(screen, ModalScreen):
+            return

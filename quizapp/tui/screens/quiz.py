@@ -13,16 +13,14 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     ChoiceAnswer,
     FlashcardRating,
-    Grade,
-    MissingKey,
     NumberFormatError,
     NumericAnswerText,
     OrderingAnswer,
-    grade,
 )
+from quizapp.bank.grading import Grade, MissingKey, grade
 from quizapp.bank.model import (
     ChoiceQuestion,
     Flashcard,

@@ -44,10 +44,9 @@ def load_readiness(app: App[None]) -> Readiness | None:
     quizapp.srs.interrupt.Interrupted when the worker is cancelled."""
     from textual.worker import get_current_worker
 
-    from quizapp.cli.forecast import store_available
-    from quizapp.srs.history import open_reader
     from quizapp.srs.interrupt import stop_when
-    from quizapp.srs.readiness import assess
+    from quizapp.srs.open_history import open_reader
+    from quizapp.srs.readiness import assess, store_available
     from quizapp.srs.scheduling import utc_now
 
     service = app.history_writes  # type: ignore[attr-defined]

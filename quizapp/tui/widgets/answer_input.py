@@ -17,7 +17,7 @@ from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from quizapp.bank.grading import (
+from quizapp.bank.answers import (
     Answer,
     ChoiceAnswer,
     NumericAnswerText,

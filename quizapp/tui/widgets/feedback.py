@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label
 
-from quizapp.bank.grading import RATING_NAMES, Grade
+from quizapp.bank.answers import RATING_NAMES
+from quizapp.bank.grading import Grade
 from quizapp.bank.model import (
     ChoiceQuestion,
     Flashcard,

@@ -1,5 +1,5 @@
 """The Stats screen's "Your traps": the wrong answers the student picked most, each with the
-bank's why, in the same wrapping table `quizapp stats` prints (quizapp/cli/stats.py). Bank
+bank's why, in the same wrapping table `quizapp stats` prints (quizapp/srs/traps_report.py). Bank
 text reaches it only as rich `Text`, never as markup."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ TRAPS_ON_SCREEN = 10
 
 
 def traps_section(traps: Sequence[TrapCount]) -> Iterator[Widget]:
-    from quizapp.cli.stats import NO_TRAPS, traps_table
+    from quizapp.srs.traps_report import NO_TRAPS, traps_table
 
     yield Label("Your traps", classes="pane-title")
     if not traps:
