@@ -143,7 +143,8 @@ def test_choice_and_true_false_questions_show_each_option_alike_and_no_mark(
             assert "✓" not in text and "✗" not in text and "orrect" not in text
             await pilot.press(right, "enter")
             await wait_for(pilot, lambda: screen.state == "answered")
-            assert "✓ Correct" in drawn(app)  # the marks the search looked for do show, after
+            # The marks the search looked for do show, after (drawn in the next frame).
+            await wait_for(pilot, lambda: "✓ Correct" in drawn(app))
             await pilot.press("enter")
 
     drive_with_toasts(app, scenario, SIZE)

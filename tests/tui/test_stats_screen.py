@@ -171,7 +171,8 @@ def test_the_plots_carry_reviews_per_day_and_the_due_forecast(stats: Stats) -> N
         # The card failed yesterday (overdue) and the one failed this morning are due today.
         assert due[0] == 2.0 and sum(due) == 3
         assert forecast.first_day == NOW.date()
-        # Drawn as bars, one dataset per line.
+        # Drawn as bars, one dataset per line (the datasets are made when a plot is drawn).
+        await wait_for(pilot, lambda: len(reviews._datasets) and len(forecast._datasets))
         assert len(reviews._datasets) == 2 and len(forecast._datasets) == 1
 
     drive(scenario, (100, 40))
