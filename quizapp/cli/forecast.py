@@ -110,6 +110,7 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
     from quizapp.srs.history_file import HistoryError
     from quizapp.srs.open_history import open_readonly
     from quizapp.srs.readiness import assess, store_available
+    from quizapp.srs.readiness_json import readiness_json
     from quizapp.srs.scheduling import utc_now
 
     prog = "quizapp forecast"
@@ -144,7 +145,7 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
         print(error_line(prog, reading_problem(db_path, exc)), file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(report.as_json(), indent=2))
+        print(json.dumps(readiness_json(report), indent=2))
     else:
         render(report)
     return 0

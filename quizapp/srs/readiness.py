@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -282,12 +282,6 @@ class Readiness:
             f"Exam {when} · {prediction} · "
             f"today: {cards} card{'s' if cards != 1 else ''}, about {minutes} min"
         )
-
-    def as_json(self) -> dict[str, Any]:
-        """`quizapp forecast --json` (quizapp/srs/readiness_json.py; docs/forecast.md)."""
-        from quizapp.srs.readiness_json import readiness_json
-
-        return readiness_json(self)
 
 
 def percent(value: float, *, sign: bool = True) -> str:

@@ -15,6 +15,7 @@ from quizapp.srs.exam_model import exam_blueprint
 from quizapp.srs.forecast import Student, chances_at
 from quizapp.srs.memory import MemoryModel
 from quizapp.srs.readiness import assess, exam_moment, read_history
+from quizapp.srs.readiness_json import readiness_json
 from quizapp.srs.scheduling import Rating
 from quizapp.srs.store import ReviewStore, to_ms
 from tests.srs.readiness_helpers import SCHEDULER, deck, numeric, single, true_false
@@ -76,7 +77,7 @@ def _report(tmp_path, name: str, answers) -> dict:
     with ReviewStore.open(tmp_path / name) as store:
         _record(store, answers, by_id)
         report = assess(store, decks, settings, T0 + timedelta(days=7), exam_questions=5)
-    return report.as_json()
+    return readiness_json(report)
 
 
 def test_practice_answers_leave_the_forecast_and_the_plan_as_the_first_attempts_alone(

@@ -10,6 +10,7 @@ from fsrs.scheduler import DEFAULT_PARAMETERS
 from quizapp.srs.config import Settings
 from quizapp.srs.forecast import PRIOR_STRENGTH, FirstAttempts
 from quizapp.srs.readiness import assess, exam_moment
+from quizapp.srs.readiness_json import readiness_json
 from quizapp.srs.store import ReviewStore
 from tests.srs.readiness_helpers import answer, deck, numeric, true_false
 
@@ -161,10 +162,10 @@ def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
     assert report.as_is.overall.mean < default.as_is.overall.mean - 0.01
     assert report.fit is not None and report.fit.id == fit_id
     assert report.parameters_note == "FSRS parameters fitted to your history on 2026-11-02"
-    assert report.as_json()["parameters"] == {
+    assert readiness_json(report)["parameters"] == {
         "source": "fitted",
         "fitted_at": "2026-11-02T12:00:00+00:00",
         "fit_id": fit_id,
     }
     assert default.parameters_note == "py-fsrs's default FSRS parameters"
-    assert default.as_json()["parameters"]["source"] == "default"
+    assert readiness_json(default)["parameters"]["source"] == "default"

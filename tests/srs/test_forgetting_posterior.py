@@ -28,6 +28,7 @@ from quizapp.srs.exam_model import (
 from quizapp.srs.forecast import FirstAttempts
 from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 from quizapp.srs.readiness import Readiness, assess
+from quizapp.srs.readiness_json import readiness_json
 from quizapp.srs.store import ReviewStore
 from quizapp.srs.uncertainty import (
     FORGETTING_SPREAD,
@@ -207,7 +208,7 @@ def test_a_blind_guesser_with_no_checked_answer_gets_no_plan_figure(
     assert report.enough_evidence and report.basis.checked == 0
     assert report.with_plan is not None and report.plan_shown is None
     assert report.shown is report.as_is
-    report_json = report.as_json()
+    report_json = readiness_json(report)
     assert report_json["plan_enough_evidence"] is False
     assert report_json["forecast_basis"] == "no further study"
     assert report_json["forecast"]["pass_chance"] == report.as_is.overall.pass_chance
@@ -227,7 +228,7 @@ def test_enough_checked_answers_give_the_plan_its_figure(store: ReviewStore, bun
     report = studied(store, bundled, lambda q: True)
     assert report.basis.checked >= 10 and report.basis.plan_enough
     assert report.plan_shown is report.with_plan is not None
-    report_json = report.as_json()
+    report_json = readiness_json(report)
     assert report_json["plan_enough_evidence"] is True
     assert report_json["forecast_basis"] == "plan followed"
     planned = report_json["with_plan"]

@@ -25,6 +25,7 @@ from quizapp.srs.exam_model import (
 )
 from quizapp.srs.forecast import FirstAttempts
 from quizapp.srs.readiness import Readiness, assess
+from quizapp.srs.readiness_json import readiness_json
 from quizapp.srs.store import ReviewStore
 from quizapp.srs.uncertainty import (
     MIN_EVIDENCE_QUESTIONS,
@@ -79,7 +80,7 @@ def test_with_no_evidence_no_figure_is_confident(store: ReviewStore, bundled) ->
         assert summary.low <= summary.mean <= summary.high, name
     needed = "not enough evidence yet: answer 10 more questions for a forecast"
     assert f"Exam in 30 days · {needed} · today: " in report.home_line()
-    report_json = report.as_json()
+    report_json = readiness_json(report)
     assert report_json["evidence"]["enough"] is False
     assert report_json["evidence"]["questions_needed"] == MIN_EVIDENCE_QUESTIONS
     assert report_json["evidence"]["text"] == needed
