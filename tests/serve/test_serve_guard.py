@@ -5,6 +5,7 @@ server speaks TLS with a certificate made here (tests/serve/test_guard_rules.py:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -182,7 +183,10 @@ def test_huge_sizes_are_clamped_and_a_huge_message_closes_only_its_session(tmp_p
             assert app_growth < APP_GROWTH_KB, f"the app grew by {app_growth} kB"
 
             server_before = resident_kb(server.process.pid)
-            await first.send_str('["stdin", "' + "x" * (1024 * 1024) + '"]')
+            # The server closes on reading the frame's length, and may have done so before
+            # the client wrote the whole megabyte: the write then fails here.
+            with contextlib.suppress(ConnectionResetError):
+                await first.send_str('["stdin", "' + "x" * (1024 * 1024) + '"]')
             closed = await next_message_but_output(first)
             server_growth = resident_kb(server.process.pid) - server_before
             assert server_growth < SERVER_GROWTH_KB, f"the server grew by {server_growth} kB"
@@ -195,8 +199,12 @@ def test_huge_sizes_are_clamped_and_a_huge_message_closes_only_its_session(tmp_p
     with serving(tmp_path, "--max-sessions", "2") as server:
         first_rows, second_rows, closed, pong = asyncio.run(scenario(server))
         assert max(first_rows) == MAX_HEIGHT and max(second_rows) == MAX_HEIGHT
-        assert closed.type == aiohttp.WSMsgType.CLOSE, closed
-        assert closed.data == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+        # The closing frame says why, unless the connection went before the client read it
+        # (the write above failed); the server's log says why in every case (below).
+        ending = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED)
+        assert closed.type in ending, closed
+        if closed.type == aiohttp.WSMsgType.CLOSE:
+            assert closed.data == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
         assert pong == '["pong", "still here"]'
         wait_until(lambda: "closed session" in server.logged(), 30, "the closing to be logged")
         assert f"exceeds limit {MAX_MESSAGE_BYTES}" in server.logged()
