@@ -246,12 +246,6 @@ class Readiness:
         return self.with_plan if self.basis.plan_enough else None
 
     @property
-    def headline(self) -> ScoreForecast:
-        """The plan's forecast where there is a plan, evidence or not (the class report's
-        figure); what the student is shown is `shown`."""
-        return self.with_plan or self.as_is
-
-    @property
     def shown(self) -> ScoreForecast:
         """The forecast whose figures lead: the plan's where shown, else no further study."""
         return self.plan_shown or self.as_is
