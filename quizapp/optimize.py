@@ -9,6 +9,7 @@ is judged are in quizapp/srs/fitting.py.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,16 +61,18 @@ class FitOutcome:
 
 def load_optimizer() -> type:
     """py-fsrs's Optimizer class; imports torch. FitRefused when the extra is missing."""
-    try:
-        import pandas  # noqa: F401  (py-fsrs swaps in a stub Optimizer when these are missing)
-        import torch  # noqa: F401
-        import tqdm  # noqa: F401
-        from fsrs.optimizer import Optimizer
-    except ImportError as exc:
+    # py-fsrs swaps in a stub Optimizer when its extra is missing, so look for the extra first.
+    # Looking (find_spec) imports nothing: torch is loaded by py-fsrs's optimizer, never by srs.
+    missing = [
+        name for name in ("pandas", "torch", "tqdm") if importlib.util.find_spec(name) is None
+    ]
+    if missing:
         raise FitRefused(
-            f"py-fsrs's optimizer is not installed ({exc}); install it with: "
-            "pip install 'fsrs[optimizer]'"
-        ) from None
+            f"py-fsrs's optimizer is not installed (no module named {missing[0]!r}); "
+            "install it with: pip install 'fsrs[optimizer]'"
+        )
+    from fsrs.optimizer import Optimizer
+
     return Optimizer
 
 
