@@ -1,5 +1,5 @@
 """Proof by simulation: the plan to the exam date against strong baselines at equal work, and
-the forecast's calibration (quizapp/srs/simulate.py, policies.py, sim_compare.py;
+the forecast's calibration (quizapp/srs/memory/simulate.py, policies.py, sim_compare.py;
 docs/forecast.md explains the set-up and records the figures).
 
 For each simulator (quizapp's own memory model; py-fsrs's Scheduler) and each daily budget
@@ -26,15 +26,15 @@ from dataclasses import dataclass, replace
 
 from harness import Benchmark
 
-from quizapp.srs.policies import FsrsStrategy, PlanStrategy
-from quizapp.srs.projection import SHIPPED_POLICY
-from quizapp.srs.sim_compare import (
+from quizapp.srs.memory.simulate import SIMULATORS, Simulation, SimulationConfig
+from quizapp.srs.readiness.policies import FsrsStrategy, PlanStrategy
+from quizapp.srs.readiness.projection import SHIPPED_POLICY
+from quizapp.srs.readiness.sim_compare import (
     Comparison,
     ForecastCalibration,
     calibrate_forecast,
     compare,
 )
-from quizapp.srs.simulate import SIMULATORS, Simulation, SimulationConfig
 
 
 @dataclass(frozen=True)

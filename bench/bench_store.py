@@ -37,10 +37,10 @@ from bench_drill import build_bank, card_templates
 from harness import Benchmark, Result, percentile
 from store_data import Shape, StudentHistory, class_histories, student_name
 
-from quizapp.srs.history import HistoryStore, PostgresLocation
-from quizapp.srs.queue import build_drill_queue
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.history import HistoryStore, PostgresLocation
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.study.queue import build_drill_queue
 from tests.postgres_server import running_server, server_binaries
 
 SHAPE = Shape()
@@ -123,9 +123,9 @@ def load_class(url: str, folder: Path, now: datetime) -> list[StudentHistory]:
     CONCURRENT students each into their own SQLite file too. Returns those students."""
     import psycopg
 
-    from quizapp.srs.pg_schema import CLASS_SCHEMA
-    from quizapp.srs.pg_setup import ClassRoles, set_up_class
-    from quizapp.srs.pg_store import pin_schema
+    from quizapp.srs.store.postgres.schema import CLASS_SCHEMA
+    from quizapp.srs.store.postgres.setup import ClassRoles, set_up_class
+    from quizapp.srs.store.postgres.store import pin_schema
 
     with psycopg.connect(url, autocommit=True) as admin:  # the real schema, as class init makes it
         for group in ("quizapp_bench_students", "quizapp_bench_instructors"):
@@ -194,7 +194,7 @@ def sqlite_path(folder: Path, index: int) -> Path:
 
 
 def open_pg(url: str, student: str) -> HistoryStore:
-    from quizapp.srs.pg_store import PostgresStore
+    from quizapp.srs.store.postgres.store import PostgresStore
 
     return PostgresStore.open(PostgresLocation(url, student))
 
@@ -209,7 +209,7 @@ def open_side(side: str, index: int) -> HistoryStore:
 
 
 def answer(store: HistoryStore, question_id: str) -> None:
-    """One answer, as the app's writer records it (quizapp/srs/writer.py)."""
+    """One answer, as the app's writer records it (quizapp/srs/store/writer.py)."""
     store.record_answer(
         question_id=question_id,
         deck_id=question_id.split("-", 1)[0],

@@ -9,7 +9,7 @@ few dozen reviews. Card states are real py-fsrs cards (learning, review, relearn
 one card in ten is due now, learning cards come due within hours, the rest over the next
 months; a few cards were first reviewed today; about 1 % are suspended and 1 % buried.
 
-Rows are tuples in the column order of the SQLite tables (quizapp/srs/schema.py), without the
+Rows are tuples in the column order of the SQLite tables (quizapp/srs/store/schema.py), without the
 `student` column PostgreSQL adds (bench_store.py puts it in front).
 """
 

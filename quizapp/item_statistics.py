@@ -58,7 +58,7 @@ def _binomial_window(n: int, p: float) -> tuple[int, list[float]]:
 
 def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
     """The distribution of the sum of two independent counts, from theirs (also used by the
-    exam forecast, quizapp/srs/exam_model.py)."""
+    exam forecast, quizapp/srs/readiness/exam_model.py)."""
     out = [0.0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:

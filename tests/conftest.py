@@ -160,7 +160,7 @@ def _fresh_schema(server, request: pytest.FixtureRequest, *, set_up: bool = True
 
     import psycopg
 
-    from quizapp.srs.pg_setup import ClassRoles, set_up_class
+    from quizapp.srs.store.postgres.setup import ClassRoles, set_up_class
     from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP
 
     schema = "t_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]

@@ -29,7 +29,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 READY_TIMEOUT_S = 60
-# The class's group roles in the tests (quizapp/srs/pg_setup.py grants to them): a student's
+# The class's group roles in the tests (quizapp/srs/store/postgres/setup.py grants to them): a student's
 # role is `CREATE ROLE name LOGIN IN ROLE STUDENTS_GROUP`.
 STUDENTS_GROUP = "quizapp_test_students"
 INSTRUCTORS_GROUP = "quizapp_test_instructors"

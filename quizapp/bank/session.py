@@ -12,7 +12,7 @@ from quizapp.bank.model import Question
 from quizapp.bank.variants import pick
 
 # How an answer came in its session, recorded with it (the forecast counts only unaided first
-# attempts as evidence: quizapp/srs/evidence.py).
+# attempts as evidence: quizapp/srs/readiness/evidence.py).
 FIRST = "first"  # the question's first answer in the session
 REPEAT = "repeat"  # asked again after an answer that stood (a drill's learning step)
 AIDED = "aided"  # asked again after its answer was shown and taken back (undo)

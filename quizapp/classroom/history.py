@@ -33,11 +33,11 @@ from quizapp.classroom.row_checks import (
     check_review,
 )
 from quizapp.srs.config import Settings
-from quizapp.srs.exam_model import ScoreSummary
-from quizapp.srs.store import from_ms
+from quizapp.srs.readiness.exam_model import ScoreSummary
+from quizapp.srs.store.sqlite.store import from_ms
 
 if TYPE_CHECKING:
-    from quizapp.srs.history import HistoryStore
+    from quizapp.srs.store.history import HistoryStore
 
 FALLBACK_STUDENT = "me"
 
@@ -249,7 +249,7 @@ def exam_answers_of(
     student: str, exams: list[dict[str, object]], decks: Sequence[Deck]
 ) -> list[Answer]:
     """The student's mock-exam answers to questions still in the bank, at submission time."""
-    from quizapp.srs.traps import exam_answers
+    from quizapp.srs.study.traps import exam_answers
 
     questions = {q.id: q for d in decks for q in d.questions}
     return [
@@ -278,8 +278,8 @@ def student_record(
 ) -> StudentRecord:
     """Topic mastery as `quizapp stats` counts it, and the forecast `quizapp forecast` gives
     when an exam date is set."""
-    from quizapp.srs.readiness import assess
-    from quizapp.srs.stats import compute_stats
+    from quizapp.srs.readiness.report import assess
+    from quizapp.srs.study.stats import compute_stats
 
     questions: dict[str, Question] = {q.id: q for d in decks for q in d.questions}
     stats = compute_stats(store, questions, now, days=1, forecast_days=1)

@@ -30,8 +30,8 @@ from quizapp.classroom.history import (
 )
 from quizapp.classroom.row_checks import IgnoredRows
 from quizapp.srs.config import Settings
-from quizapp.srs.history_file import HistoryError, reading_error
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.history_file import HistoryError, reading_error
+from quizapp.srs.store.sqlite.store import ReviewStore
 
 
 def load_class_history(

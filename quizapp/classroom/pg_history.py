@@ -36,10 +36,10 @@ from quizapp.classroom.row_checks import (
     check_student,
 )
 from quizapp.srs.config import Settings
-from quizapp.srs.history import PostgresLocation, one_line, redacted
-from quizapp.srs.history_file import HistoryError
-from quizapp.srs.pg_schema import CURRENT_CARDS, EFFECTIVE_REVIEWS
-from quizapp.srs.url_redaction import redacted_message
+from quizapp.srs.store.history import PostgresLocation, one_line, redacted
+from quizapp.srs.store.postgres.schema import CURRENT_CARDS, EFFECTIVE_REVIEWS
+from quizapp.srs.store.sqlite.history_file import HistoryError
+from quizapp.srs.store.url_redaction import redacted_message
 
 # The review rows that count (an undo is a withdrawal row, a re-rating a correction row: the
 # store is append-only) and each question's newest card, as the store itself reads them.
@@ -67,7 +67,7 @@ def postgres_history(
         raise ClassHistoryError(
             'a PostgreSQL history needs psycopg (pip install "psycopg[binary]")'
         ) from None
-    from quizapp.srs.pg_store import connect, require_history, role_reach
+    from quizapp.srs.store.postgres.store import connect, require_history, role_reach
 
     where = redacted(url)
     try:
@@ -122,7 +122,7 @@ def _student(
     import psycopg
 
     from quizapp.classroom.history import DATA_ERRORS
-    from quizapp.srs.pg_store import PostgresStore
+    from quizapp.srs.store.postgres.store import PostgresStore
 
     try:
         location = PostgresLocation(url, student)

@@ -29,7 +29,7 @@ from quizapp.classroom.item_analysis import (
 from quizapp.classroom.row_checks import IgnoredRows, shown_name
 
 if TYPE_CHECKING:
-    from quizapp.srs.exam_model import ScoreSummary
+    from quizapp.srs.readiness.exam_model import ScoreSummary
 
 CSV_COLUMNS = (
     "section",

@@ -3,7 +3,7 @@ students' login roles `class add-student` makes, and the checks that come before
 
 Roles are the cluster's, not the database's, so a class's two groups are named after its
 database (`<db>_students`, `<db>_instructors`). The tables and what each group may do in them
-are quizapp/srs/pg_setup.py's (`set_up_class`); this module makes the roles, closes the
+are quizapp/srs/store/postgres/setup.py's (`set_up_class`); this module makes the roles, closes the
 database to everyone else, and keeps a student's role to LOGIN and the student group.
 
 Every statement is built with psycopg's `sql` composition: names as identifiers, values
@@ -19,9 +19,9 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from quizapp.srs.history import one_line, student_problem
-from quizapp.srs.pg_schema import CLASS_SCHEMA
-from quizapp.srs.pg_setup import ClassRoles, set_up_class
+from quizapp.srs.store.history import one_line, student_problem
+from quizapp.srs.store.postgres.schema import CLASS_SCHEMA
+from quizapp.srs.store.postgres.setup import ClassRoles, set_up_class
 
 ROLE_NAME_MAX_BYTES = 63  # PostgreSQL's NAMEDATALEN - 1: longer names are cut silently
 STUDENTS_SUFFIX = "_students"

@@ -26,7 +26,7 @@ from quizapp.cli.serve import add_serve_command, run_serve
 if TYPE_CHECKING:
     from quizapp.bank.model import Bank
     from quizapp.srs.config import Settings
-    from quizapp.srs.history import HistoryLocation, StudentToAsk
+    from quizapp.srs.store.history import HistoryLocation, StudentToAsk
 
 # Kept equal to quizapp.authoring.evaluation.DEFAULT_BUDGET_SECONDS by a test; written here so
 # that building the parser (every quizapp run) does not import lint.

@@ -77,7 +77,7 @@ def class_url(args: argparse.Namespace) -> tuple[str, str] | tuple[None, str]:
     """(the URL, "") or (None, why it cannot be used)."""
     from quizapp.cli.history_option import db_given, postgres_url_problem
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history import is_postgres_url, redacted
+    from quizapp.srs.store.history import is_postgres_url, redacted
 
     try:
         settings = load_settings()
@@ -102,7 +102,7 @@ def run_class_admin(args: argparse.Namespace) -> int:
         return _fail(command, problem, 2)
     password, generated = None, False
     if command == "add-student":
-        from quizapp.srs.history import student_problem
+        from quizapp.srs.store.history import student_problem
 
         name_problem = student_problem(args.name)
         if name_problem:
@@ -114,9 +114,9 @@ def run_class_admin(args: argparse.Namespace) -> int:
     import psycopg
 
     from quizapp.classroom.roles import ClassAdminError
-    from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.pg_store import class_schema, connect
-    from quizapp.srs.url_redaction import redacted_message
+    from quizapp.srs.store.postgres.store import class_schema, connect
+    from quizapp.srs.store.sqlite.history_file import HistoryError
+    from quizapp.srs.store.url_redaction import redacted_message
 
     try:
         with connect(url) as connection:
@@ -139,8 +139,8 @@ def run_class_admin(args: argparse.Namespace) -> int:
 
 
 def _said(exc: Exception, url: str) -> str:
-    from quizapp.srs.history import one_line
-    from quizapp.srs.url_redaction import redacted, redacted_message
+    from quizapp.srs.store.history import one_line
+    from quizapp.srs.store.url_redaction import redacted, redacted_message
 
     return f"{redacted(url)}: {redacted_message(one_line(str(exc)), url)}"
 

@@ -115,9 +115,9 @@ def run_class_report(args: argparse.Namespace) -> int:
         sqlite_path,
     )
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history import is_postgres_url, redacted
-    from quizapp.srs.paths import default_db_path
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.store.history import is_postgres_url, redacted
+    from quizapp.srs.store.paths import default_db_path
 
     try:
         settings = load_settings()
@@ -173,8 +173,8 @@ def _report_refusal(url: str) -> tuple[str, int] | None:
     """(why, exit status) when this URL's role may not read the class report: a student's
     role is refused (2), a server that cannot be reached says so (1)."""
     from quizapp.classroom.roles import report_refusal
-    from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.pg_store import connect
+    from quizapp.srs.store.postgres.store import connect
+    from quizapp.srs.store.sqlite.history_file import HistoryError
 
     try:
         with connect(url) as connection:

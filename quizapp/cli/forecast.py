@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from quizapp.bank.model import Bank
-    from quizapp.srs.exam_model import ScoreSummary
-    from quizapp.srs.history import HistoryLocation
-    from quizapp.srs.readiness import Readiness
+    from quizapp.srs.readiness.exam_model import ScoreSummary
+    from quizapp.srs.readiness.report import Readiness
+    from quizapp.srs.store.history import HistoryLocation
 
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -106,12 +106,12 @@ def run_forecast(args: argparse.Namespace, bank: Bank, db_path: HistoryLocation)
     """Print the readiness report; 0, or 1 when the history cannot be used, 2 for bad input."""
     from quizapp.exam.sampling import DEFAULT_QUESTIONS
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history import read_errors, reading_problem
-    from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.open_history import open_readonly
-    from quizapp.srs.readiness import assess, store_available
-    from quizapp.srs.readiness_json import readiness_json
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.readiness.report import assess, store_available
+    from quizapp.srs.readiness.report_json import readiness_json
+    from quizapp.srs.store.history import read_errors, reading_problem
+    from quizapp.srs.store.open_history import open_readonly
+    from quizapp.srs.store.sqlite.history_file import HistoryError
 
     prog = "quizapp forecast"
     questions = args.questions if args.questions is not None else DEFAULT_QUESTIONS

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quizapp.srs.history import (
+from quizapp.srs.store.history import (
     HistoryLocation,
     PostgresLocation,
     StudentToAsk,
@@ -50,7 +50,7 @@ def history_location(
     """The history these arguments name. `ask_student`: a PostgreSQL history without a
     student is a StudentToAsk (the app asks) rather than a LocationProblem. `--ask-student`
     (args.ask_student) leaves QUIZAPP_STUDENT and config.toml's student out: the app asks."""
-    from quizapp.srs.paths import default_db_path
+    from quizapp.srs.store.paths import default_db_path
 
     given, source = db_given(args, settings)
     if getattr(args, "ask_student", False):
@@ -131,7 +131,7 @@ def postgres_url_problem(url: str) -> str | None:
         return 'psycopg is not installed (pip install "psycopg[binary]")'
     import psycopg
 
-    from quizapp.srs.history import one_line, redacted_message
+    from quizapp.srs.store.history import one_line, redacted_message
 
     try:
         conninfo_to_dict(url)

@@ -1,12 +1,12 @@
 """`quizapp optimize`: fit FSRS to the review history, as far as the history supports.
 
-From 40 reviews a day or more apart, the initial stabilities only (quizapp/srs/pretrain.py);
+From 40 reviews a day or more apart, the initial stabilities only (quizapp/srs/memory/pretrain.py);
 from 512, all 21 parameters with py-fsrs's own optimizer. Fits on the earlier 80 % of the
 reviews, reports the log-loss of py-fsrs's default parameters
 and of the fitted ones on the latest 20 % (held out), and stores the fit with the history:
 drills schedule with it from then on when it predicts better. `--reset` goes back to the
 defaults for good; `--default-parameters` on `quizapp`, `drill` and `exam` for one run.
-Torch is imported only once py-fsrs's optimizer runs (quizapp/optimize.py).
+Torch is imported only once py-fsrs's optimizer runs (quizapp/srs/memory/optimize.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from quizapp.bank.literal import error_line
 from quizapp.cli.forecast import exam_date_argument, moment_argument
 
 if TYPE_CHECKING:
-    from quizapp.srs.history import HistoryLocation
+    from quizapp.srs.store.history import HistoryLocation
 
 PROG = "quizapp optimize"
 
@@ -88,7 +88,7 @@ def add_optimize_command(subparsers: argparse._SubParsersAction) -> argparse.Arg
 def run_optimize(args: argparse.Namespace) -> int:
     from quizapp.cli.history_option import LocationProblem, history_location
     from quizapp.srs.config import ConfigError, load_settings
-    from quizapp.srs.history_file import HistoryError
+    from quizapp.srs.store.sqlite.history_file import HistoryError
 
     try:
         settings = load_settings()
@@ -108,8 +108,8 @@ def run_optimize(args: argparse.Namespace) -> int:
 
 
 def _reset(db: HistoryLocation) -> int:
-    from quizapp.srs.fit_store import stop_using_fits
-    from quizapp.srs.open_history import open_in_place
+    from quizapp.srs.store.fits import stop_using_fits
+    from quizapp.srs.store.open_history import open_in_place
 
     if isinstance(db, Path) and not db.exists():
         print(f"No review history at {db}: the default parameters are in use.")
@@ -132,11 +132,11 @@ def _exam_moment(day: date) -> datetime:
 
 def _fit(db: HistoryLocation, args: argparse.Namespace, exam_at: datetime | None) -> int:
     from quizapp.cli.progress import StatusLine
-    from quizapp.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
-    from quizapp.srs.fit_store import save_fit
-    from quizapp.srs.history import read_errors, reading_problem
-    from quizapp.srs.open_history import open_in_place, open_readonly
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.optimize import PROGRESS_PREFIX, FitRefused, fit, report_lines
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.store.fits import save_fit
+    from quizapp.srs.store.history import read_errors, reading_problem
+    from quizapp.srs.store.open_history import open_in_place, open_readonly
 
     if isinstance(db, Path) and not db.exists():
         return _fail(f"there is no review history at {db} yet: answer some questions first")

@@ -14,7 +14,7 @@ from quizapp.cli import flag_types
 if TYPE_CHECKING:
     from quizapp.serve.session import SessionOptions
     from quizapp.serve.sign_in import SignIn
-    from quizapp.srs.history import HistoryLocation, PostgresLocation, StudentToAsk
+    from quizapp.srs.store.history import HistoryLocation, PostgresLocation, StudentToAsk
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

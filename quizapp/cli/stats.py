@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.bank.model import Bank, Question
-from quizapp.srs.stats import Stats, compute_stats
-from quizapp.srs.traps_report import NO_TRAPS, TRAPS_SHOWN, traps_table
+from quizapp.srs.study.stats import Stats, compute_stats
+from quizapp.srs.study.traps_report import NO_TRAPS, TRAPS_SHOWN, traps_table
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from quizapp.srs.history import HistoryLocation
+    from quizapp.srs.store.history import HistoryLocation
 
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -40,10 +40,10 @@ def run_stats(
     Exit 0 on success, 1 when the history cannot be used (one line on stderr), 2 for a bad
     `days`.
     """
-    from quizapp.srs.history import read_errors, reading_problem
-    from quizapp.srs.history_file import HistoryError
-    from quizapp.srs.open_history import open_readonly
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.store.history import read_errors, reading_problem
+    from quizapp.srs.store.open_history import open_readonly
+    from quizapp.srs.store.sqlite.history_file import HistoryError
 
     if days < 1:
         print(f"quizapp stats: error: --days must be at least 1, not {days}", file=sys.stderr)

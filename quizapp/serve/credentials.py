@@ -11,7 +11,7 @@ import logging
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from quizapp.srs.history import student_problem
+from quizapp.srs.store.history import student_problem
 
 log = logging.getLogger("quizapp.serve")
 

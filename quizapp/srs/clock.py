@@ -2,7 +2,7 @@
 
 `quizapp --now 2026-12-02 drill` runs as if it were 09:00 local time on 2 December 2026, and
 the clock moves on from there in real time, so answers keep their order and their spacing.
-Everything that asks `quizapp.srs.scheduling.utc_now()` sees the moved clock: the drill queue,
+Everything that asks `quizapp.srs.memory.scheduling.utc_now()` sees the moved clock: the drill queue,
 the times answers are recorded at, the statistics and the forecast. Nothing is moved unless
 `set_now` is called (the command line does it for `--now`).
 """

@@ -89,7 +89,7 @@ class Settings:
     fast_seconds: float = 10.0
     slow_seconds: float = 60.0
     exam_pass_threshold: float = 0.7
-    exam_date: date | None = None  # None: no exam date, no plan (quizapp/srs/plan.py)
+    exam_date: date | None = None  # None: no exam date, no plan (quizapp/srs/readiness/plan.py)
     study_minutes_per_day: float = 20.0
     theme: str | None = None  # None: Textual's default. A name; the app checks it is a theme.
     # Drills always reschedule. A quiz reschedules the cards it asks only when this is true
@@ -109,7 +109,7 @@ class Settings:
         if self.slow_seconds < self.fast_seconds:
             raise ConfigError(f"slow_seconds = {self.slow_seconds!r} is out of range")
         if self.student is not None:
-            from quizapp.srs.history import student_problem
+            from quizapp.srs.store.history import student_problem
 
             problem = student_problem(self.student)
             if problem:

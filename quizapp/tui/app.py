@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
     from quizapp.bank.grading import Grade
     from quizapp.srs.config import Settings
-    from quizapp.srs.history import HistoryStore
-    from quizapp.srs.scheduling import Rating
+    from quizapp.srs.memory.scheduling import Rating
+    from quizapp.srs.store.history import HistoryStore
     from quizapp.tui.history_writes import Scheduled
     from quizapp.tui.reload import BankWatcher, PreviewTarget
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from quizapp.srs.config import Settings
-    from quizapp.srs.history import HistoryLocation, StudentToAsk
+    from quizapp.srs.store.history import HistoryLocation, StudentToAsk
     from quizapp.tui.reload import PreviewTarget
 
 

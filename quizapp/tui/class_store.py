@@ -1,7 +1,7 @@
 """What the app says, and how it keeps drilling, while the class's PostgreSQL server is away.
 
-The writer (quizapp/srs/writer.py) keeps what cannot be sent in the outbox on this machine
-(quizapp/srs/outbox.py); `HistoryService` (quizapp/tui/history_writes.py) uses these:
+The writer (quizapp/srs/store/writer.py) keeps what cannot be sent in the outbox on this machine
+(quizapp/srs/store/outbox.py); `HistoryService` (quizapp/tui/history_writes.py) uses these:
 
 - `kept_line` for the status bar: "2 answers not saved to the class store — kept on this
   machine, 2 waiting; retrying (…)";
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
-    from quizapp.srs.scheduling import Card
-    from quizapp.srs.writer import WriterStatus
+    from quizapp.srs.memory.scheduling import Card
+    from quizapp.srs.store.writer import WriterStatus
 
 CLASS_STORE = "the class store"
 
@@ -102,7 +102,7 @@ class LastKnownCards:
         found = self._read.get(question_id)
         if found is None:
             return None
-        from quizapp.srs.scheduling import Card
+        from quizapp.srs.memory.scheduling import Card
 
         return Card.from_dict(json.loads(found))
 
@@ -142,7 +142,7 @@ class Outage:
 def reconnect(reader: object) -> bool:
     """A PostgreSQL reader whose connection the server cut (it restarted): connect again.
     False when it was not cut, or connecting fails too."""
-    from quizapp.srs.history_file import HistoryError
+    from quizapp.srs.store.sqlite.history_file import HistoryError
 
     if not getattr(getattr(reader, "connection", None), "closed", False):
         return False

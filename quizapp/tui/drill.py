@@ -1,8 +1,8 @@
 """Today's drill: built from the history, titled by what it holds, with its learning steps.
 
-The queue (quizapp/srs/queue.py) holds the cards due now, then new ones up to the day's
+The queue (quizapp/srs/study/queue.py) holds the cards due now, then new ones up to the day's
 limit. While the drill runs, a card rated Again, or a new card on its first steps, comes back
-when it is due again, as in Anki (quizapp/srs/steps.py); the title counts what the drill
+when it is due again, as in Anki (quizapp/srs/memory/steps.py); the title counts what the drill
 still holds, so it moves when a card is buried or suspended:
 
     Drill: 12 due, 7 new · 1 learning
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from quizapp.srs.steps import LearningSteps
+from quizapp.srs.memory.steps import LearningSteps
 
 if TYPE_CHECKING:
     from quizapp.bank.session import QuizSession
@@ -43,8 +43,8 @@ def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
         app.notify(app.history_writes.missing("Drills need"), severity="error", markup=False)
         return
     from quizapp.bank.session import QuizSession, SessionOptions
-    from quizapp.srs.queue import build_drill_queue
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.study.queue import build_drill_queue
     from quizapp.tui.screens.quiz import QuizScreen
 
     questions = {
@@ -59,8 +59,8 @@ def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
     )
     if queue is None:
         return
-    if app.settings.exam_date is not None:  # the plan to the exam (quizapp/srs/plan.py)
-        from quizapp.srs.readiness import plan_drill_queue
+    if app.settings.exam_date is not None:  # the plan to the exam (quizapp/srs/readiness/plan.py)
+        from quizapp.srs.readiness.report import plan_drill_queue
 
         planned = app.history_writes.read(
             lambda: plan_drill_queue(

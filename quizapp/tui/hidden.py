@@ -23,7 +23,7 @@ TOAST_PROMPT_WIDTH = 34  # a toast is 40 columns wide at 80, less its border and
 def leave_out_hidden(app: QuizApp, pool: list[Question]) -> list[Question] | None:
     """`pool` without suspended and buried cards; None (and a toast saying why) when that
     leaves nothing."""
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
 
     view = app.history_writes.view()
     if view is None:
@@ -52,8 +52,8 @@ def bury_or_suspend(app: QuizApp, question: Question, action: str) -> None:
             markup=False,
         )
         return
-    from quizapp.srs.queue import tomorrow
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.study.queue import tomorrow
 
     # The question on a line of its own, under the title: whole on an 80-column toast.
     what = short_prompt(question.prompt, TOAST_PROMPT_WIDTH)

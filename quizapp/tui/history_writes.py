@@ -1,6 +1,6 @@
 """The app's review history: written off the UI thread, read with pending writes laid over.
 
-`HistoryService` is the thin layer between the app and quizapp/srs/writer.py:
+`HistoryService` is the thin layer between the app and quizapp/srs/store/writer.py:
 
 - the `HistoryWriter`'s thread opens the history and writes every answer, bury, suspend and
   exam result, in order, retrying what cannot be written yet (a lock, a full disk);
@@ -28,9 +28,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.writer import HistoryWriter, WriterClosed, WriterStatus
-from quizapp.srs.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.writer import HistoryWriter, WriterClosed, WriterStatus
+from quizapp.srs.store.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
 from quizapp.tui.class_store import Outage, kept_line, quit_note, reconnect
 from quizapp.wording import plural
 
@@ -41,10 +41,10 @@ if TYPE_CHECKING:
     from quizapp.bank.grading import Grade
     from quizapp.exam.session import ExamResult
     from quizapp.srs.config import Settings
-    from quizapp.srs.counts import HomeCounts
-    from quizapp.srs.history import HistoryLocation, HistoryStore, StudentToAsk
-    from quizapp.srs.pending import PendingView
-    from quizapp.srs.scheduling import Card, Rating, Scheduler
+    from quizapp.srs.memory.scheduling import Card, Rating, Scheduler
+    from quizapp.srs.store.history import HistoryLocation, HistoryStore, StudentToAsk
+    from quizapp.srs.store.pending import PendingView
+    from quizapp.srs.study.counts import HomeCounts
 
 _T = TypeVar("_T")
 
@@ -75,7 +75,7 @@ class Scheduled:
 
     def note(self) -> str:
         """The feedback's line, "Rated Good · back in 3 days", counted from the answer."""
-        from quizapp.srs.schedule_note import rating_name, schedule_note
+        from quizapp.srs.study.schedule_note import rating_name, schedule_note
 
         if not self.saved:
             return f"Rated {rating_name(self.rating)} · not saved (no review history)"
@@ -127,13 +127,13 @@ class HistoryService:
         def open_store() -> HistoryStore:
             # In the writer's thread: the store's imports (fsrs, SQLite or psycopg) stay off
             # the UI's.
-            from quizapp.srs.open_history import open_writer
+            from quizapp.srs.store.open_history import open_writer
 
             return open_writer(path)
 
         outbox = None
         if isinstance(path, PostgresLocation):
-            from quizapp.srs.outbox import outbox_path
+            from quizapp.srs.store.outbox import outbox_path
 
             outbox = outbox_path(path)
         self.writer = HistoryWriter(open_store, self._from_writer, outbox_path=outbox)
@@ -254,8 +254,8 @@ class HistoryService:
             self.app.refresh_home()  # type: ignore[attr-defined]
 
     def _opened(self, status: WriterStatus) -> None:
-        from quizapp.srs.history_file import HistoryError
-        from quizapp.srs.open_history import open_reader
+        from quizapp.srs.store.open_history import open_reader
+        from quizapp.srs.store.sqlite.history_file import HistoryError
 
         assert isinstance(self.path, Path | PostgresLocation)
         try:
@@ -281,7 +281,7 @@ class HistoryService:
         """Read which FSRS parameters drills schedule with (after opening, and after a fit)."""
         if not self.use_fitted or self.reader is None:
             return
-        from quizapp.srs.fit_store import active_parameters
+        from quizapp.srs.store.fits import active_parameters
 
         reader = self.reader
         self.parameters = self.read(lambda: active_parameters(reader), "the fitted parameters")
@@ -289,7 +289,7 @@ class HistoryService:
     def scheduler(self, settings: Settings) -> Scheduler:
         """The scheduler an answer is scheduled with: the settings' desired retention, and
         the fitted parameters in use (or py-fsrs's defaults)."""
-        from quizapp.srs.scheduling import make_scheduler
+        from quizapp.srs.memory.scheduling import make_scheduler
 
         return make_scheduler(settings.desired_retention, parameters=self.parameters)
 
@@ -374,7 +374,7 @@ class HistoryService:
         """The history as it will be once what waits is saved; None without a history."""
         if self.reader is None:
             return None
-        from quizapp.srs.pending import PendingView
+        from quizapp.srs.store.pending import PendingView
 
         pending = self.writer.pending_writes() if self.writer is not None else []
         return PendingView(self.reader, pending)
@@ -382,8 +382,8 @@ class HistoryService:
     def read(self, reading: Callable[[], _T], what: str) -> _T | None:
         """Run a read of the history on the UI thread; an error (an I/O error, damage found
         on the way) is a notification, not a crash, and the result is None."""
-        from quizapp.srs.history import read_errors
-        from quizapp.srs.history_file import cause
+        from quizapp.srs.store.history import read_errors
+        from quizapp.srs.store.sqlite.history_file import cause
 
         try:
             return reading()
@@ -410,12 +410,12 @@ class HistoryService:
         )
 
     def home_counts(self, bank: Bank, settings: Settings) -> HomeCounts | None:
-        """The home screen's figures (quizapp/srs/counts.py); None without a history."""
+        """The home screen's figures (quizapp/srs/study/counts.py); None without a history."""
         view = self.view()
         if view is None:
             return None
-        from quizapp.srs.counts import home_counts
-        from quizapp.srs.scheduling import utc_now
+        from quizapp.srs.memory.scheduling import utc_now
+        from quizapp.srs.study.counts import home_counts
 
         return self.read(
             lambda: home_counts(
@@ -429,7 +429,7 @@ class HistoryService:
         file, as the UI's reader sees it: cheap to ask every few seconds."""
         if self.reader is None:
             return None
-        from quizapp.srs.history import read_errors
+        from quizapp.srs.store.history import read_errors
 
         try:
             return self.reader.change_marker()
@@ -462,7 +462,7 @@ class HistoryService:
     ) -> Scheduled:
         """Queue the answer (with the time it was given and how it came in its session,
         `attempt`) and return at once, with what the scheduler makes of it."""
-        from quizapp.srs.scheduling import RatingPolicy, utc_now
+        from quizapp.srs.memory.scheduling import RatingPolicy, utc_now
 
         policy = RatingPolicy(settings.fast_seconds, settings.slow_seconds)
         view = self.view()
@@ -562,7 +562,7 @@ class HistoryService:
         return [] if view is None else self.read(view.suspended_ids, "suspended cards") or []
 
     def buried_ids(self) -> list[str]:
-        from quizapp.srs.scheduling import utc_now
+        from quizapp.srs.memory.scheduling import utc_now
 
         view = self.view()
         if view is None:
@@ -572,8 +572,8 @@ class HistoryService:
 
 def _schedule(scheduled: Scheduled) -> Scheduled:
     """`scheduled` with `after` worked out as the writer will (the same fuzz, the same card)."""
-    from quizapp.srs.scheduling import review
-    from quizapp.srs.store import PRACTICE
+    from quizapp.srs.memory.scheduling import review
+    from quizapp.srs.store.sqlite.store import PRACTICE
 
     if scheduled.kind == PRACTICE:
         return replace(scheduled, after=scheduled.before)

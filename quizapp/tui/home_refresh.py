@@ -45,7 +45,7 @@ class CountsRefresh:
 
     def refresh_at(self, moment: datetime) -> None:
         """Refresh when the counts next move by themselves."""
-        from quizapp.srs.scheduling import utc_now
+        from quizapp.srs.memory.scheduling import utc_now
 
         if self.timer is not None:
             self.timer.stop()

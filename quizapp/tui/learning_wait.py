@@ -1,4 +1,4 @@
-"""A drill's learning steps on the quiz screen (quizapp/srs/steps.py has the rules).
+"""A drill's learning steps on the quiz screen (quizapp/srs/memory/steps.py has the rules).
 
 After each answer in a drill, a card due again within the learn-ahead limit (an Again, a
 new card on its 1- and 10-minute steps) is kept; it is asked again, before anything else,
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from textual.timer import Timer
 from textual.widgets import Static
 
-from quizapp.srs.scheduling import utc_now
-from quizapp.srs.steps import countdown
+from quizapp.srs.memory.scheduling import utc_now
+from quizapp.srs.memory.steps import countdown
 
 if TYPE_CHECKING:
     from quizapp.tui.drill import DrillPlan

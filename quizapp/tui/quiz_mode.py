@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from quizapp.srs.config import Settings
-    from quizapp.srs.counts import HomeCounts
+    from quizapp.srs.study.counts import HomeCounts
     from quizapp.tui.app import QuizApp
 
 
 def quiz_kind(settings: Settings) -> str:
     """The kind of review a quiz's answers are recorded as."""
-    from quizapp.srs.store import PRACTICE
+    from quizapp.srs.store.sqlite.store import PRACTICE
 
     return "quiz" if settings.quiz_reschedules else PRACTICE
 

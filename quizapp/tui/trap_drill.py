@@ -1,5 +1,5 @@
 """The trap drill ("Drill my traps", `quizapp drill --traps`): the questions whose traps the
-student fell for, until each is answered right on two separate days (quizapp/srs/traps.py).
+student fell for, until each is answered right on two separate days (quizapp/srs/study/traps.py).
 
 Its answers are drill answers: saved, scheduled and kept like any other, so a right answer
 today counts toward clearing the trap, and falling for it again puts the question back.
@@ -37,8 +37,8 @@ def start_trap_drill(app: QuizApp) -> None:
         )
         return
     from quizapp.bank.session import QuizSession, SessionOptions
-    from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.traps import trap_question_ids, your_traps
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.study.traps import trap_question_ids, your_traps
     from quizapp.tui.screens.quiz import QuizScreen
 
     history = app.history

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.pg_schema import CLASS_SCHEMA
-from quizapp.srs.scheduling import Rating, make_scheduler
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.postgres.schema import CLASS_SCHEMA
 from tests.conftest import REPO
 from tests.postgres_server import Server, _major, running_server, server_binaries
 

@@ -24,8 +24,8 @@ from tests.classroom.class_server import (
 psycopg = pytest.importorskip("psycopg")
 from psycopg import sql  # noqa: E402
 
-from quizapp.srs.open_history import open_writer  # noqa: E402
-from quizapp.srs.pg_schema import CLASS_SCHEMA  # noqa: E402
+from quizapp.srs.store.open_history import open_writer  # noqa: E402
+from quizapp.srs.store.postgres.schema import CLASS_SCHEMA  # noqa: E402
 
 
 @pytest.fixture(scope="module")

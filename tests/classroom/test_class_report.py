@@ -18,7 +18,7 @@ from quizapp.classroom.history import parse_response
 from quizapp.classroom.load import load_class_history
 from quizapp.classroom.report import build_report, predicted_cell
 from quizapp.srs.config import Settings
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.classroom.helpers import START, deck, numeric, single
 from tests.conftest import REPO
 from tests.srs.readiness_helpers import answer

@@ -17,9 +17,9 @@ from quizapp.bank import load_bank
 from quizapp.classroom.load import load_class_history
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.store import to_ms
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.sqlite.store import to_ms
 from tests.classroom.helpers import START
 from tests.postgres_server import STUDENTS_GROUP
 from tests.srs.readiness_helpers import answer
@@ -127,8 +127,8 @@ def test_the_instructor_sees_the_whole_class(class_history):
 
 
 def test_each_student_is_forecast_on_their_own_rows(class_history):
-    from quizapp.srs.open_history import open_readonly
-    from quizapp.srs.readiness import assess
+    from quizapp.srs.readiness.report import assess
+    from quizapp.srs.store.open_history import open_readonly
 
     url, (ann, bob, cy) = class_history
     now = START + timedelta(days=4)

@@ -27,8 +27,8 @@ from tests.classroom.class_server import (
 psycopg = pytest.importorskip("psycopg")
 
 from quizapp.classroom.roles import class_roles  # noqa: E402
-from quizapp.srs.open_history import open_writer  # noqa: E402
-from quizapp.srs.pg_schema import CLASS_SCHEMA, CLASS_TABLES, PER_STUDENT_TABLES  # noqa: E402
+from quizapp.srs.store.open_history import open_writer  # noqa: E402
+from quizapp.srs.store.postgres.schema import CLASS_SCHEMA, CLASS_TABLES, PER_STUDENT_TABLES  # noqa: E402
 
 TABLES = (*PER_STUDENT_TABLES, *CLASS_TABLES)
 REFUSED_LOCK_MODES = ("SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE")

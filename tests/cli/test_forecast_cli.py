@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank import bundled_bank_path, load_bank
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.conftest import REPO
 
 

@@ -59,7 +59,7 @@ def test_the_argument_is_named_when_given_and_wins(run_cli, folder, monkeypatch,
 def test_a_folder_at_the_default_place_says_so_and_points_to_db(folder, monkeypatch):
     from quizapp.cli.history_option import LocationProblem, history_location
 
-    monkeypatch.setattr("quizapp.srs.paths.default_db_path", lambda: folder)
+    monkeypatch.setattr("quizapp.srs.store.paths.default_db_path", lambda: folder)
     with pytest.raises(LocationProblem) as info:
         history_location(argparse.Namespace(db=None, student=None), None)
     assert (

@@ -12,7 +12,7 @@ import pytest
 
 from quizapp.cli.history_option import LocationProblem, history_location
 from quizapp.srs.config import ConfigError, Settings, load_settings
-from quizapp.srs.history import PostgresLocation, StudentToAsk
+from quizapp.srs.store.history import PostgresLocation, StudentToAsk
 
 URL = "postgresql://ada@db.example.org:5432/class"
 
@@ -103,8 +103,8 @@ def test_config_takes_db_and_a_checked_student(tmp_path: Path) -> None:
 
 
 def test_stats_reads_one_students_history(run_cli, pg_url: str) -> None:
-    from quizapp.srs.open_history import open_writer
-    from quizapp.srs.scheduling import Rating, make_scheduler
+    from quizapp.srs.memory.scheduling import Rating, make_scheduler
+    from quizapp.srs.store.open_history import open_writer
 
     for student, answers in (("ada", 3), ("bob", 1)):
         with open_writer(PostgresLocation(pg_url, student)) as store:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from quizapp.srs.fit_store import active_fit
-from quizapp.srs.fitting import MIN_LEARNABLE, MIN_PARTIAL_LEARNABLE
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.fitting import MIN_LEARNABLE, MIN_PARTIAL_LEARNABLE
+from quizapp.srs.store.fits import active_fit
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.conftest import REPO
 from tests.srs.simulated_history import FIT_SIZE, simulate_history
 from tests.srs.test_fit_store import stored_value

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-import quizapp.optimize
-from quizapp.optimize import fit, report_lines
-from quizapp.srs.fit_store import active_fit, latest_fit, save_fit
-from quizapp.srs.fitting import PARTIAL, prepare
-from quizapp.srs.horizon import optimal_retention, review_costs
-from quizapp.srs.pretrain import InitialStabilities
-from quizapp.srs.store import ReviewRow, ReviewStore
+import quizapp.srs.memory.optimize
+from quizapp.srs.memory.fitting import PARTIAL, prepare
+from quizapp.srs.memory.horizon import optimal_retention, review_costs
+from quizapp.srs.memory.optimize import fit, report_lines
+from quizapp.srs.memory.pretrain import InitialStabilities
+from quizapp.srs.store.fits import active_fit, latest_fit, save_fit
+from quizapp.srs.store.sqlite.store import ReviewRow, ReviewStore
 from tests.conftest import REPO
 from tests.srs.simulated_history import START, simulate_history, simulate_rows
 
@@ -63,7 +63,7 @@ def test_a_fit_that_does_not_beat_the_defaults_is_refused(
     """A fit worse on the held-out reviews is stored, unused, and the report says why."""
     absurd = (100.0, 100.0, 100.0, 100.0, *DEFAULT_PARAMETERS[4:])  # nothing is ever forgotten
     monkeypatch.setattr(
-        quizapp.optimize,
+        quizapp.srs.memory.optimize,
         "fit_initial_stabilities",
         lambda logs, defaults: InitialStabilities(absurd, {1: 1, 2: 1, 3: 1, 4: 1}),
     )

@@ -11,9 +11,9 @@ import pytest
 
 from quizapp.bank import load_bank
 from quizapp.bank.answers import ChoiceAnswer
-from quizapp.srs.fit_store import save_fit
-from quizapp.srs.scheduling import make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import make_scheduler
+from quizapp.srs.store.fits import save_fit
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.readiness_helpers import answer_given
 from tests.srs.test_fit_store import fit_record
 

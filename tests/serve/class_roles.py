@@ -9,7 +9,7 @@ def add_student(admin_url: str, name: str, password: str) -> None:
     """A student's own role: LOGIN with `password` and the class's student group, nothing
     else (quizapp/classroom/roles.py)."""
     from quizapp.classroom import roles
-    from quizapp.srs.pg_store import connect
+    from quizapp.srs.store.postgres.store import connect
 
     with connect(admin_url) as admin:
         roles.add_student(admin, name, password)

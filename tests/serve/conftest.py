@@ -52,7 +52,7 @@ def class_store(password_server, request: pytest.FixtureRequest) -> str:
     import uuid
 
     from quizapp.classroom.roles import init_class
-    from quizapp.srs.pg_store import connect
+    from quizapp.srs.store.postgres.store import connect
 
     schema = "c_" + re.sub(r"\W", "_", request.node.name)[:30].lower() + "_" + uuid.uuid4().hex[:8]
     url = password_server.url("quizapp_class", options=f"-csearch_path%3D{schema}")

@@ -255,7 +255,7 @@ def test_a_students_url_names_their_role_and_holds_no_password() -> None:
 
 def test_serve_runs_each_session_as_its_student_on_the_store() -> None:
     from quizapp.cli.serve import _sign_in
-    from quizapp.srs.history import StudentToAsk
+    from quizapp.srs.store.history import StudentToAsk
 
     args = build_parser().parse_args(["serve", "--public-url", "https://class.example.org"])
     store = "postgresql://owner:s3cret@db.example.org/class?options=-csearch_path%3Dquizapp"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.history import PostgresLocation
+from quizapp.srs.store.history import PostgresLocation
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

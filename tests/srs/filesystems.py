@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import ReviewStore
 
 CAN_MOUNT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import psycopg
 
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.outbox import outbox_path
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.writer import HistoryWriter
-from quizapp.srs.writes import AnswerWrite, Ticket
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.outbox import outbox_path
+from quizapp.srs.store.writer import HistoryWriter
+from quizapp.srs.store.writes import AnswerWrite, Ticket
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 SCHEDULER = make_scheduler(desired_retention=0.85)

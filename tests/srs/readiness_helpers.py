@@ -19,8 +19,8 @@ from quizapp.bank.model import (
     QuestionType,
     TrueFalseQuestion,
 )
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import ReviewStore
 
 SCHEDULER = make_scheduler(fuzz=False)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from quizapp.srs.scheduling import make_scheduler, review
-from quizapp.srs.store import ReviewRow, ReviewStore
+from quizapp.srs.memory.scheduling import make_scheduler, review
+from quizapp.srs.store.sqlite.store import ReviewRow, ReviewStore
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from quizapp.bank.session import AIDED, FIRST, REPEAT
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.outbox import decode, encode
-from quizapp.srs.readiness import read_history
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.schema import SCHEMA_VERSION
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.writer import HistoryWriter
-from quizapp.srs.writes import AnswerWrite
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.readiness.report import read_history
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.outbox import decode, encode
+from quizapp.srs.store.schema import SCHEMA_VERSION
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.store.writer import HistoryWriter
+from quizapp.srs.store.writes import AnswerWrite
 from tests.srs.old_history import take_back_to
 from tests.srs.readiness_helpers import numeric
 from tests.srs.test_writer import wait_until
@@ -126,9 +126,9 @@ def test_an_older_postgresql_history_upgrades_in_place(empty_pg_url: str) -> Non
     """A class a step-3 quizapp made, with an answer in it: `class init` (set_up_class)
     brings it forward, the answer kept and read with no attempt, new ones with theirs."""
     psycopg = pytest.importorskip("psycopg")
-    from quizapp.srs.pg_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
-    from quizapp.srs.pg_setup import ClassRoles, set_up_class
-    from quizapp.srs.pg_store import class_schema, connect, migrate
+    from quizapp.srs.store.postgres.schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
+    from quizapp.srs.store.postgres.setup import ClassRoles, set_up_class
+    from quizapp.srs.store.postgres.store import class_schema, connect, migrate
     from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP
 
     with connect(empty_pg_url) as db:

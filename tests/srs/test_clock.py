@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from quizapp.srs import clock
-from quizapp.srs.scheduling import utc_now
+from quizapp.srs.memory.scheduling import utc_now
 
 
 @pytest.fixture(autouse=True)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import APPLICATION_ID, SCHEMA_VERSION, ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import APPLICATION_ID, SCHEMA_VERSION, ReviewStore
 from tests.conftest import REPO
 
 T0 = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)
@@ -33,8 +33,8 @@ _ANSWER_LOOP = textwrap.dedent(
     """
     import sys
     from datetime import UTC, datetime, timedelta
-    from quizapp.srs.scheduling import Rating, make_scheduler
-    from quizapp.srs.store import ReviewStore
+    from quizapp.srs.memory.scheduling import Rating, make_scheduler
+    from quizapp.srs.store.sqlite.store import ReviewStore
 
     path, start = sys.argv[1], int(sys.argv[2])
     store = ReviewStore.open(path)
@@ -58,8 +58,8 @@ _WRITER = textwrap.dedent(
     import sys, time
     from datetime import UTC, datetime, timedelta
     from pathlib import Path
-    from quizapp.srs.scheduling import Rating, make_scheduler
-    from quizapp.srs.store import ReviewStore
+    from quizapp.srs.memory.scheduling import Rating, make_scheduler
+    from quizapp.srs.store.sqlite.store import ReviewStore
 
     path, name, n, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
     scheduler = make_scheduler(fuzz=False)
@@ -211,7 +211,7 @@ _OPENER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from quizapp.srs.store import ReviewStore
+    from quizapp.srs.store.sqlite.store import ReviewStore
 
     folder, rounds = Path(sys.argv[1]), int(sys.argv[2])
     print("ready", flush=True)
@@ -385,7 +385,7 @@ def moved_to(path: Path) -> Path:
 
 
 def test_a_folder_at_the_path_is_refused_and_left_alone(tmp_path: Path) -> None:
-    from quizapp.srs.store import HistoryError
+    from quizapp.srs.store.sqlite.store import HistoryError
 
     path = tmp_path / "notes"
     make_folder(path, tmp_path)

@@ -10,14 +10,14 @@ import pytest
 
 from quizapp.bank.session import AIDED, FIRST, REPEAT
 from quizapp.srs.config import Settings
-from quizapp.srs.evidence import Answer, evidence_flags
-from quizapp.srs.exam_model import exam_blueprint
-from quizapp.srs.forecast import Student, chances_at
-from quizapp.srs.memory import MemoryModel
-from quizapp.srs.readiness import assess, exam_moment, read_history
-from quizapp.srs.readiness_json import readiness_json
-from quizapp.srs.scheduling import Rating
-from quizapp.srs.store import ReviewStore, to_ms
+from quizapp.srs.memory.model import MemoryModel
+from quizapp.srs.memory.scheduling import Rating
+from quizapp.srs.readiness.evidence import Answer, evidence_flags
+from quizapp.srs.readiness.exam_model import exam_blueprint
+from quizapp.srs.readiness.forecast import Student, chances_at
+from quizapp.srs.readiness.report import assess, exam_moment, read_history
+from quizapp.srs.readiness.report_json import readiness_json
+from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
 from tests.srs.readiness_helpers import SCHEDULER, deck, numeric, single, true_false
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ import pytest
 
 from quizapp.bank import load_bank
 from quizapp.exam.sampling import apportion, exam_questions, sample_exam
-from quizapp.srs.exam_model import (
+from quizapp.srs.readiness.exam_model import (
     DeckPool,
     blueprint_of,
     correct_distribution,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from quizapp.srs.fit_store import (
+from quizapp.srs.memory.scheduling import Rating, make_scheduler, review
+from quizapp.srs.store.fits import (
     FitRecord,
     active_fit,
     active_parameters,
@@ -19,10 +20,9 @@ from quizapp.srs.fit_store import (
     save_fit,
     stop_using_fits,
 )
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.scheduling import Rating, make_scheduler, review
-from quizapp.srs.schema import MIGRATIONS, SCHEMA_VERSION
-from quizapp.srs.store import HistoryError, ReviewStore
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.schema import MIGRATIONS, SCHEMA_VERSION
+from quizapp.srs.store.sqlite.store import HistoryError, ReviewStore
 from tests.srs.old_history import take_back_to
 from tests.srs.simulated_history import FORGETFUL
 
@@ -233,7 +233,7 @@ def test_the_scheduler_uses_fitted_parameters_when_given() -> None:
 
 
 def test_stats_say_which_parameters_drills_use(tmp_path: Path, location) -> None:
-    from quizapp.srs.stats import compute_stats
+    from quizapp.srs.study.stats import compute_stats
 
     with open_writer(location) as store:
 

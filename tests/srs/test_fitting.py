@@ -9,7 +9,7 @@ import pytest
 from fsrs import Card, Rating, ReviewLog, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
-from quizapp.srs.fitting import (
+from quizapp.srs.memory.fitting import (
     FULL,
     MIN_HELD_OUT,
     MIN_LEARNABLE,
@@ -28,7 +28,7 @@ from quizapp.srs.fitting import (
     score,
     valid_parameters,
 )
-from quizapp.srs.store import ReviewRow
+from quizapp.srs.store.sqlite.store import ReviewRow
 from tests.srs.simulated_history import FORGETFUL
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
@@ -189,7 +189,7 @@ def test_log_loss_and_rmse_bins() -> None:
 def test_the_true_parameters_predict_a_simulated_student_better_than_the_defaults(
     tmp_path,
 ) -> None:
-    from quizapp.srs.store import ReviewStore
+    from quizapp.srs.store.sqlite.store import ReviewStore
     from tests.srs.simulated_history import FIT_SIZE, simulate_history
 
     db = tmp_path / "history.sqlite3"
@@ -229,7 +229,7 @@ def test_fitting_and_the_command_module_import_no_torch() -> None:
     result = run_python(
         """
         import sys
-        import quizapp.optimize, quizapp.srs.fitting, quizapp.srs.fit_store, quizapp.cli.optimize
+        import quizapp.srs.memory.optimize, quizapp.srs.memory.fitting, quizapp.srs.store.fits, quizapp.cli.optimize
         heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"torch", "pandas", "textual"})
         print(",".join(heavy))
         """

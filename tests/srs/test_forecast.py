@@ -8,10 +8,10 @@ import pytest
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from quizapp.srs.config import Settings
-from quizapp.srs.forecast import PRIOR_STRENGTH, FirstAttempts
-from quizapp.srs.readiness import assess, exam_moment
-from quizapp.srs.readiness_json import readiness_json
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.readiness.forecast import PRIOR_STRENGTH, FirstAttempts
+from quizapp.srs.readiness.report import assess, exam_moment
+from quizapp.srs.readiness.report_json import readiness_json
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.readiness_helpers import answer, deck, numeric, true_false
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
@@ -129,7 +129,7 @@ def test_first_attempts_are_shrunk_toward_the_bank_and_corrected_for_guessing() 
 
 
 def test_the_time_a_card_takes() -> None:
-    from quizapp.srs.readiness import DEFAULT_MINUTES_PER_CARD, MIN_TIMINGS, minutes_per_card
+    from quizapp.srs.readiness.report import DEFAULT_MINUTES_PER_CARD, MIN_TIMINGS, minutes_per_card
 
     minute, day = 60_000, 86_400_000
     # Gaps between answers in a session count (the feedback is read between them); a gap of a
@@ -145,7 +145,7 @@ def test_the_time_a_card_takes() -> None:
 
 
 def test_a_fit_in_use_models_memory_and_is_named(history) -> None:
-    from quizapp.srs.fit_store import save_fit
+    from quizapp.srs.store.fits import save_fit
     from tests.srs.test_fit_store import fit_record
 
     store, decks = history

@@ -17,7 +17,8 @@ import pytest
 from quizapp.bank import bundled_bank_path, load_bank
 from quizapp.bank.model import Deck, Question
 from quizapp.srs.config import Settings
-from quizapp.srs.exam_model import (
+from quizapp.srs.memory.model import DAY_MS, Memory, MemoryModel
+from quizapp.srs.readiness.exam_model import (
     DeckPool,
     blueprint_of,
     correct_distribution,
@@ -25,18 +26,17 @@ from quizapp.srs.exam_model import (
     guess_floor,
     summarize,
 )
-from quizapp.srs.forecast import FirstAttempts
-from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
-from quizapp.srs.readiness import Readiness, assess
-from quizapp.srs.readiness_json import readiness_json
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.uncertainty import (
+from quizapp.srs.readiness.forecast import FirstAttempts
+from quizapp.srs.readiness.report import Readiness, assess
+from quizapp.srs.readiness.report_json import readiness_json
+from quizapp.srs.readiness.uncertainty import (
     FORGETTING_SPREAD,
     Check,
     Evidence,
     draw_belief,
     forgetting_posterior,
 )
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.readiness_helpers import answer
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

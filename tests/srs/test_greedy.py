@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from quizapp.srs.exam_model import DeckPool, blueprint_of
-from quizapp.srs.forecast import FirstAttempts, Student, recall_chance
-from quizapp.srs.greedy import exam_day_priority, greedy_day
-from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
-from quizapp.srs.plan import CONSOLIDATION_DAYS
+from quizapp.srs.memory.model import DAY_MS, Memory, MemoryModel
+from quizapp.srs.readiness.exam_model import DeckPool, blueprint_of
+from quizapp.srs.readiness.forecast import FirstAttempts, Student, recall_chance
+from quizapp.srs.readiness.greedy import exam_day_priority, greedy_day
+from quizapp.srs.readiness.plan import CONSOLIDATION_DAYS
 
 MODEL = MemoryModel()
 NOW = 100 * DAY_MS

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from quizapp.cli.stats import run_stats
-from quizapp.srs import history_file
-from quizapp.srs.history_file import HistoryError
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite import history_file
+from quizapp.srs.store.sqlite.history_file import HistoryError
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.filesystems import (
     KIND_WORDS,
     SPECIAL_KINDS,
@@ -235,7 +235,7 @@ def test_a_read_only_folder_is_read_but_never_written(tmp_path: Path, capsys) ->
 
 
 def test_reading_creates_migrates_and_moves_nothing(tmp_path: Path, capsys) -> None:
-    from quizapp.srs.store import APPLICATION_ID
+    from quizapp.srs.store.sqlite.store import APPLICATION_ID
 
     # Ours, never migrated (version 0): read as an empty history, the file untouched.
     old = tmp_path / "old.db"

@@ -1,4 +1,4 @@
-"""The optimal retention for the days left to the exam (quizapp/srs/horizon.py)."""
+"""The optimal retention for the days left to the exam (quizapp/srs/memory/horizon.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from fsrs import Rating, ReviewLog
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from quizapp.srs.horizon import (
+from quizapp.srs.memory.horizon import (
     RETENTIONS,
     ReviewCosts,
     optimal_retention,

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from quizapp.srs.calibration import (
+from quizapp.srs.memory.model import DAY_MS, Memory, MemoryModel
+from quizapp.srs.readiness.calibration import (
     MIN_CHECK_DAYS,
     MIN_DAY_REVIEWS,
     PastReview,
     count_interval,
     interval_coverage,
 )
-from quizapp.srs.memory import DAY_MS, Memory, MemoryModel
 
 MODEL = MemoryModel()
 

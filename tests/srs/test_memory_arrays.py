@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from quizapp.srs import memory_arrays as arrays
-from quizapp.srs.exam_model import DeckPool, blueprint_of
-from quizapp.srs.memory import DAY_MS, Memory, MemoryModel, default_parameters
-from quizapp.srs.plan import Valuation
-from quizapp.srs.scheduling import Rating
+from quizapp.srs.memory import arrays
+from quizapp.srs.memory.model import DAY_MS, Memory, MemoryModel, default_parameters
+from quizapp.srs.memory.scheduling import Rating
+from quizapp.srs.readiness.exam_model import DeckPool, blueprint_of
+from quizapp.srs.readiness.plan import Valuation
 
 NOW = 200 * DAY_MS
 

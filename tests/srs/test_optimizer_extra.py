@@ -7,18 +7,20 @@ import sys
 
 import pytest
 
-import quizapp.optimize
-from quizapp.optimize import FitRefused, load_optimizer
+import quizapp.srs.memory.optimize
+from quizapp.srs.memory.optimize import FitRefused, load_optimizer
 
 
 def test_a_missing_extra_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(
-        quizapp.optimize.importlib.util,
+        quizapp.srs.memory.optimize.importlib.util,
         "find_spec",
         lambda name, *rest: None if name == "torch" else real(name, *rest),
     )
-    with pytest.raises(FitRefused, match=r"no module named 'torch'.*pip install 'fsrs\[optimizer\]'"):
+    with pytest.raises(
+        FitRefused, match=r"no module named 'torch'.*pip install 'fsrs\[optimizer\]'"
+    ):
         load_optimizer()
 
 

@@ -1,4 +1,4 @@
-"""The outbox's files (quizapp/srs/outbox.py): named by where the answers go and never by the
+"""The outbox's files (quizapp/srs/store/outbox.py): named by where the answers go and never by the
 password, one per process, locked while it runs, taken over once its process is gone."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.outbox import (
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.outbox import (
     Outbox,
     OutboxUnreadable,
     encode,
@@ -18,7 +18,7 @@ from quizapp.srs.outbox import (
     legacy_path,
     outbox_path,
 )
-from quizapp.srs.writes import FlagWrite
+from quizapp.srs.store.writes import FlagWrite
 
 BASE = "postgresql://ada:first-secret@db.example:5432/course?options=-csearch_path%3Dquizapp"
 BURY = FlagWrite("q1", "bury", None)

@@ -19,11 +19,11 @@ import pytest
 
 pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_readonly, open_writer
-from quizapp.srs.outbox import Outbox, outbox_path
-from quizapp.srs.scheduling import Rating
-from quizapp.srs.writer import HistoryWriter
+from quizapp.srs.memory.scheduling import Rating
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_readonly, open_writer
+from quizapp.srs.store.outbox import Outbox, outbox_path
+from quizapp.srs.store.writer import HistoryWriter
 from tests.conftest import REPO
 
 STUDENT = "ada"

@@ -1,5 +1,5 @@
 """The class's PostgreSQL server goes away mid-session: answers are kept on this machine (the
-outbox, quizapp/srs/outbox.py) and sent, in order and exactly once, when it is back, on a real
+outbox, quizapp/srs/store/outbox.py) and sent, in order and exactly once, when it is back, on a real
 server stopped with `pg_ctl stop -m immediate` and started again on the same port."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation  # noqa: E402
-from quizapp.srs.open_history import open_writer  # noqa: E402
-from quizapp.srs.outbox import Outbox, kept_writes, outbox_path  # noqa: E402
-from quizapp.srs.pg_schema import CURRENT_CARDS, EFFECTIVE_REVIEWS  # noqa: E402
-from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
-from quizapp.srs.writer import HistoryWriter  # noqa: E402
-from quizapp.srs.writes import AnswerWrite  # noqa: E402
+from quizapp.srs.memory.scheduling import Rating, make_scheduler  # noqa: E402
+from quizapp.srs.store.history import PostgresLocation  # noqa: E402
+from quizapp.srs.store.open_history import open_writer  # noqa: E402
+from quizapp.srs.store.outbox import Outbox, kept_writes, outbox_path  # noqa: E402
+from quizapp.srs.store.postgres.schema import CURRENT_CARDS, EFFECTIVE_REVIEWS  # noqa: E402
+from quizapp.srs.store.writer import HistoryWriter  # noqa: E402
+from quizapp.srs.store.writes import AnswerWrite  # noqa: E402
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 DEADLINE = 30.0

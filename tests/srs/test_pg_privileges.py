@@ -13,14 +13,14 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation  # noqa: E402
-from quizapp.srs.history_file import HistoryError  # noqa: E402
-from quizapp.srs.open_history import open_writer  # noqa: E402
-from quizapp.srs.pg_connect import role_reach  # noqa: E402
-from quizapp.srs.pg_schema import PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
-from quizapp.srs.pg_setup import ClassRoles, set_up_class  # noqa: E402
-from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
-from quizapp.srs.store import to_ms  # noqa: E402
+from quizapp.srs.memory.scheduling import Rating, make_scheduler  # noqa: E402
+from quizapp.srs.store.history import PostgresLocation  # noqa: E402
+from quizapp.srs.store.open_history import open_writer  # noqa: E402
+from quizapp.srs.store.postgres.connect import role_reach  # noqa: E402
+from quizapp.srs.store.postgres.schema import PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
+from quizapp.srs.store.postgres.setup import ClassRoles, set_up_class  # noqa: E402
+from quizapp.srs.store.sqlite.history_file import HistoryError  # noqa: E402
+from quizapp.srs.store.sqlite.store import to_ms  # noqa: E402
 from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP  # noqa: E402
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

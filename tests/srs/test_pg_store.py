@@ -13,19 +13,24 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from quizapp.srs.history import PostgresLocation  # noqa: E402
-from quizapp.srs.history_file import HistoryError  # noqa: E402
-from quizapp.srs.open_history import open_readonly, open_writer  # noqa: E402
-from quizapp.srs.pg_schema import CLASS_TABLES, CURRENT_CARDS, PER_STUDENT_TABLES, SCHEMA_VERSION  # noqa: E402
-from quizapp.srs.pg_setup import ClassRoles, grant_privileges, set_up_class  # noqa: E402
-from quizapp.srs.pg_store import (  # noqa: E402
+from quizapp.srs.memory.scheduling import Rating, make_scheduler  # noqa: E402
+from quizapp.srs.store.history import PostgresLocation  # noqa: E402
+from quizapp.srs.store.open_history import open_readonly, open_writer  # noqa: E402
+from quizapp.srs.store.postgres.schema import (  # noqa: E402
+    CLASS_TABLES,
+    CURRENT_CARDS,
+    PER_STUDENT_TABLES,
+    SCHEMA_VERSION,
+)
+from quizapp.srs.store.postgres.setup import ClassRoles, grant_privileges, set_up_class  # noqa: E402
+from quizapp.srs.store.postgres.store import (  # noqa: E402
     PostgresStore,
     class_schema,
     connect,
     migrate,
     schema_version,
 )
-from quizapp.srs.scheduling import Rating, make_scheduler  # noqa: E402
+from quizapp.srs.store.sqlite.history_file import HistoryError  # noqa: E402
 from tests.postgres_server import INSTRUCTORS_GROUP, STUDENTS_GROUP  # noqa: E402
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -7,13 +7,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from quizapp.srs.config import Settings
-from quizapp.srs.exam_model import DeckPool, blueprint_of
-from quizapp.srs.forecast import FirstAttempts, Student
-from quizapp.srs.memory import DAY_MS, MemoryModel
-from quizapp.srs.plan import CONSOLIDATION_DAYS, new_quota, plan_day
-from quizapp.srs.readiness import PlannedQueue, plan_drill_queue
-from quizapp.srs.scheduling import Rating
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.model import DAY_MS, MemoryModel
+from quizapp.srs.memory.scheduling import Rating
+from quizapp.srs.readiness.exam_model import DeckPool, blueprint_of
+from quizapp.srs.readiness.forecast import FirstAttempts, Student
+from quizapp.srs.readiness.plan import CONSOLIDATION_DAYS, new_quota, plan_day
+from quizapp.srs.readiness.report import PlannedQueue, plan_drill_queue
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.readiness_helpers import answer, deck, numeric
 
 MODEL = MemoryModel()
@@ -116,7 +116,7 @@ def test_the_drill_follows_the_plan_until_the_exam(tmp_path) -> None:
         ids = [q.id for q in queue.questions]
         assert len(ids) == 4  # 4 minutes, a minute a card (too few timed answers to say)
         assert "n2" not in ids
-        # The drill follows the policy the app ships, greedy (quizapp/srs/projection.py):
+        # The drill follows the policy the app ships, greedy (quizapp/srs/readiness/projection.py):
         # n0 and n1, answered once, will be mostly forgotten by the exam 19 days on, so they
         # come before unseen questions that two right first answers make likely known (0.8).
         assert ids[:2] == ["n0", "n1"]

@@ -11,9 +11,9 @@ import pytest
 from fsrs import Card, Rating, ReviewLog, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
-from quizapp.srs.fitting import PARTIAL, fit_kind, prepare, score
-from quizapp.srs.memory import MemoryModel
-from quizapp.srs.pretrain import fit_initial_stabilities, outcomes
+from quizapp.srs.memory.fitting import PARTIAL, fit_kind, prepare, score
+from quizapp.srs.memory.model import MemoryModel
+from quizapp.srs.memory.pretrain import fit_initial_stabilities, outcomes
 from tests.srs.simulated_history import simulate_rows
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from quizapp.authoring.output_file import write_output
-from quizapp.srs.outbox import Outbox, encode
-from quizapp.srs.private_files import SQLITE_SIDE_FILES
-from quizapp.srs.store import HistoryError, ReviewStore
-from quizapp.srs.writes import FlagWrite
+from quizapp.srs.store.outbox import Outbox, encode
+from quizapp.srs.store.private_files import SQLITE_SIDE_FILES
+from quizapp.srs.store.sqlite.store import HistoryError, ReviewStore
+from quizapp.srs.store.writes import FlagWrite
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
 

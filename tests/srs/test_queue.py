@@ -17,9 +17,9 @@ from quizapp.bank.model import (
     Question,
     QuestionType,
 )
-from quizapp.srs.queue import DrillQueue, build_drill_queue, start_of_day, tomorrow
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore, from_ms, to_ms
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import ReviewStore, from_ms, to_ms
+from quizapp.srs.study.queue import DrillQueue, build_drill_queue, start_of_day, tomorrow
 
 SCHEDULER = make_scheduler(fuzz=False)
 # Noon of a day, local time, whatever the machine's timezone: "today" is unambiguous.

@@ -11,11 +11,18 @@ from pathlib import Path
 import pytest
 from fsrs.scheduler import FUZZ_RANGES
 
-from quizapp.srs.pending import PendingView
-from quizapp.srs.scheduling import Card, Rating, State, fuzzed_interval, make_scheduler, review
-from quizapp.srs.store import PRACTICE, ReviewStore
-from quizapp.srs.writer import HistoryWriter
-from quizapp.srs.writes import AnswerWrite, RerateWrite
+from quizapp.srs.memory.scheduling import (
+    Card,
+    Rating,
+    State,
+    fuzzed_interval,
+    make_scheduler,
+    review,
+)
+from quizapp.srs.store.pending import PendingView
+from quizapp.srs.store.sqlite.store import PRACTICE, ReviewStore
+from quizapp.srs.store.writer import HistoryWriter
+from quizapp.srs.store.writes import AnswerWrite, RerateWrite
 from tests.srs.filesystems import Lock
 from tests.srs.test_writer import wait_until
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from quizapp.bank.answers import AGAIN, EASY, GOOD, HARD
 from quizapp.bank.grading import Grade
-from quizapp.srs.scheduling import (
+from quizapp.srs.memory.scheduling import (
     DEFAULT_FAST_SECONDS,
     DEFAULT_SLOW_SECONDS,
     Rating,
@@ -21,7 +21,7 @@ from quizapp.srs.scheduling import (
     require_aware,
     review,
 )
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 
 RIGHT = Grade(correct=True, expected="x", given="x")
 WRONG = Grade(correct=False, expected="x", given="y")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quizapp.srs.sim_compare import brier, calibration_rows, coverage, reliability
-from quizapp.srs.simulate import DayForecast, Outcome
+from quizapp.srs.memory.simulate import DayForecast, Outcome
+from quizapp.srs.readiness.sim_compare import brier, calibration_rows, coverage, reliability
 
 
 def test_coverage_counts_results_inside_their_interval_ends_included() -> None:
@@ -45,8 +45,8 @@ def test_calibration_rows_group_forecasts_by_day() -> None:
 
 def test_the_calibration_alone_gives_the_rows_the_full_comparison_gives() -> None:
     """Same students, same seeds: running only the shipped policy changes nothing."""
-    from quizapp.srs.sim_compare import calibrate_forecast, compare
-    from quizapp.srs.simulate import SimulationConfig
+    from quizapp.srs.memory.simulate import SimulationConfig
+    from quizapp.srs.readiness.sim_compare import calibrate_forecast, compare
 
     config = SimulationConfig(
         students=2, days=6, reviews_per_day=4, forecast_days=(0, 3, 5), forgetting_spread=1.5

@@ -6,10 +6,15 @@ import time
 
 import pytest
 
-from quizapp.srs.exam_model import DeckPool
-from quizapp.srs.policies import FsrsStrategy, GreedyStrategy, PlanStrategy, RandomStrategy
-from quizapp.srs.sim_compare import POLICIES, compare
-from quizapp.srs.simulate import SIMULATORS, Simulation, SimulationConfig, simulated_bank
+from quizapp.srs.memory.simulate import SIMULATORS, Simulation, SimulationConfig, simulated_bank
+from quizapp.srs.readiness.exam_model import DeckPool
+from quizapp.srs.readiness.policies import (
+    FsrsStrategy,
+    GreedyStrategy,
+    PlanStrategy,
+    RandomStrategy,
+)
+from quizapp.srs.readiness.sim_compare import POLICIES, compare
 
 SMALL = SimulationConfig(
     students=6,

@@ -7,10 +7,10 @@ import random
 import pytest
 from fsrs import Card, Rating, Scheduler
 
-from quizapp.srs.memory import DAY_MS
-from quizapp.srs.policies import GreedyStrategy
-from quizapp.srs.simulate import History, Simulation, SimulationConfig, simulated_bank
-from quizapp.srs.simulate_fsrs import PyFsrsTruth, fsrs_datetime
+from quizapp.srs.memory.model import DAY_MS
+from quizapp.srs.memory.simulate import History, Simulation, SimulationConfig, simulated_bank
+from quizapp.srs.memory.simulate_fsrs import PyFsrsTruth, fsrs_datetime
+from quizapp.srs.readiness.policies import GreedyStrategy
 
 SMALL = SimulationConfig(
     students=2,

@@ -6,14 +6,14 @@ from datetime import timedelta
 
 import pytest
 
-from quizapp.srs.counts import home_counts
-from quizapp.srs.pending import PendingView
-from quizapp.srs.queue import build_drill_queue, tomorrow
-from quizapp.srs.schedule_note import schedule_note, span_in_words
-from quizapp.srs.scheduling import Rating, make_scheduler, review
-from quizapp.srs.steps import LEARN_AHEAD, LearningSteps, countdown
-from quizapp.srs.store import PRACTICE, ReviewStore
-from quizapp.srs.writes import AnswerWrite, FlagWrite
+from quizapp.srs.memory.scheduling import Rating, make_scheduler, review
+from quizapp.srs.memory.steps import LEARN_AHEAD, LearningSteps, countdown
+from quizapp.srs.store.pending import PendingView
+from quizapp.srs.store.sqlite.store import PRACTICE, ReviewStore
+from quizapp.srs.store.writes import AnswerWrite, FlagWrite
+from quizapp.srs.study.counts import home_counts
+from quizapp.srs.study.queue import build_drill_queue, tomorrow
+from quizapp.srs.study.schedule_note import schedule_note, span_in_words
 from tests.srs.test_queue import NOW, answer, bank, make_question, set_due
 
 # -- learning steps ----------------------------------------------------------------------------

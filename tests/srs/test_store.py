@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.history import HistoryStore, PostgresLocation
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import (
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.history import HistoryStore, PostgresLocation
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.sqlite.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     HistoryError,
@@ -61,7 +61,7 @@ def card_times(store: HistoryStore) -> tuple[int, int, int, int] | None:
     # PostgreSQL keeps every version of a card: the current one is the card.
     cards = "cards"
     if not isinstance(store.connection, sqlite3.Connection):  # type: ignore[attr-defined]
-        from quizapp.srs.pg_schema import CURRENT_CARDS
+        from quizapp.srs.store.postgres.schema import CURRENT_CARDS
 
         cards = f"{CURRENT_CARDS} AS cards"
     row = store.connection.execute(  # type: ignore[attr-defined]

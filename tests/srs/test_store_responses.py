@@ -6,13 +6,13 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from quizapp.srs.history import HistoryStore, PostgresLocation
-from quizapp.srs.open_history import open_readonly, open_writer
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.schema import MIGRATIONS, SCHEMA_VERSION
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.writer import HistoryWriter
-from quizapp.srs.writes import AnswerWrite
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.history import HistoryStore, PostgresLocation
+from quizapp.srs.store.open_history import open_readonly, open_writer
+from quizapp.srs.store.schema import MIGRATIONS, SCHEMA_VERSION
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.store.writer import HistoryWriter
+from quizapp.srs.store.writes import AnswerWrite
 from tests.srs.old_history import UNDO_STEP, take_back_to
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)

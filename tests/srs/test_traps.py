@@ -15,8 +15,8 @@ from quizapp.bank.answers import (
     OrderingAnswer,
     TrueFalseAnswer,
 )
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.traps import trap_question_ids, your_traps
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.study.traps import trap_question_ids, your_traps
 from tests.conftest import CORPUS
 from tests.srs.readiness_helpers import answer as plain_answer
 from tests.srs.readiness_helpers import answer_given

@@ -16,23 +16,23 @@ from hypothesis import strategies as st
 from quizapp.bank import bundled_bank_path, load_bank
 from quizapp.bank.model import Deck, Question
 from quizapp.srs.config import Settings
-from quizapp.srs.exam_model import (
+from quizapp.srs.readiness.exam_model import (
     DeckPool,
     ScoreSummary,
     blueprint_of,
     correct_distribution,
     summarize,
 )
-from quizapp.srs.forecast import FirstAttempts
-from quizapp.srs.readiness import Readiness, assess
-from quizapp.srs.readiness_json import readiness_json
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.uncertainty import (
+from quizapp.srs.readiness.forecast import FirstAttempts
+from quizapp.srs.readiness.report import Readiness, assess
+from quizapp.srs.readiness.report_json import readiness_json
+from quizapp.srs.readiness.uncertainty import (
     MIN_EVIDENCE_QUESTIONS,
     Evidence,
     draw_belief,
     score_forecast_of,
 )
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.srs.readiness_helpers import answer, deck, numeric, single, true_false
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -141,7 +141,7 @@ def test_with_no_first_attempts_ability_is_integrated_over_not_its_mean() -> Non
 
 def test_without_uncertainty_the_sampled_forecast_is_the_exact_one() -> None:
     """With every draw alike, the sampled exams must give the exact distribution's figures
-    (quizapp/srs/exam_model.py works it out question by question)."""
+    (quizapp/srs/readiness/exam_model.py works it out question by question)."""
     pools = [
         DeckPool("a", "ta", 2.0, [(f"a{i}", 0.0, "ta") for i in range(6)]),
         DeckPool("b", "tb", 1.0, [(f"b{i}", 0.0, "tb") for i in range(4)]),
@@ -209,9 +209,9 @@ def test_every_interval_contains_its_estimate(tmp_path: Path, history, planned, 
 def test_the_plans_futures_are_students_drawn_from_the_uncertainty() -> None:
     """Never that every planned review succeeds: each future draws its own student, whose
     reviews fail at that student's rate, and the futures differ at the exam."""
-    from quizapp.srs.forecast import Student
-    from quizapp.srs.memory import DAY_MS, MemoryModel
-    from quizapp.srs.projection import project_plan
+    from quizapp.srs.memory.model import DAY_MS, MemoryModel
+    from quizapp.srs.readiness.forecast import Student
+    from quizapp.srs.readiness.projection import project_plan
 
     blueprint = blueprint_of([DeckPool("d", "t", 1.0, [(f"q{i}", 0.0, "t") for i in range(8)])], 4)
     now = 100 * DAY_MS

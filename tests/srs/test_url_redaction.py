@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quizapp.srs.history import PostgresLocation, StudentToAsk
-from quizapp.srs.url_redaction import passwords, redacted, redacted_message
+from quizapp.srs.store.history import PostgresLocation, StudentToAsk
+from quizapp.srs.store.url_redaction import passwords, redacted, redacted_message
 
 
 @pytest.mark.parametrize(

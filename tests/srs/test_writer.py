@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.pending import PendingView
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
-from quizapp.srs.writer import HistoryWriter, WriterClosed, WriterStatus
-from quizapp.srs.writes import AnswerWrite, ExamWrite, FlagWrite, UndoWrite
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.pending import PendingView
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.store.writer import HistoryWriter, WriterClosed, WriterStatus
+from quizapp.srs.store.writes import AnswerWrite, ExamWrite, FlagWrite, UndoWrite
 from tests.srs.filesystems import Lock
 
 T0 = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)

@@ -28,8 +28,8 @@ class FastOptimizer:
 
 
 if __name__ == "__main__":
-    import quizapp.optimize
+    import quizapp.srs.memory.optimize
     from quizapp.cli import main
 
-    quizapp.optimize.load_optimizer = lambda: FastOptimizer
+    quizapp.srs.memory.optimize.load_optimizer = lambda: FastOptimizer
     sys.exit(main(["optimize", *sys.argv[1:]]))

@@ -1,6 +1,6 @@
 """A right answer is rated by how long it took, against the user's own `fast_seconds` and
 `slow_seconds` (config.toml): faster than fast → Easy, slower than slow → Hard, otherwise Good
-(quizapp/srs/scheduling.py). The feedback says the rating and the history keeps it. (A
+(quizapp/srs/memory/scheduling.py). The feedback says the rating and the history keeps it. (A
 `record_answer` that ignored the settings, rating every answer by the defaults, once survived
 the whole suite: the thresholds here are far from the defaults of 10 s and 60 s, so the defaults
 would rate all three answers alike.)"""
@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from quizapp.srs.config import Settings
-from quizapp.srs.scheduling import DEFAULT_FAST_SECONDS, DEFAULT_SLOW_SECONDS
+from quizapp.srs.memory.scheduling import DEFAULT_FAST_SECONDS, DEFAULT_SLOW_SECONDS
 from quizapp.tui.widgets.feedback import Feedback
 from tests.tui.test_history_in_app import make_app, saved, stored
 from tests.tui.test_sessions import answer_current, drive, ready_for_an_answer, start_deck, wait_for

@@ -1,5 +1,5 @@
 """Each answer the app saves says how it came in its session, so the forecast can tell
-evidence from practice (quizapp/srs/evidence.py): the first answer, a learning step asked
+evidence from practice (quizapp/srs/readiness/evidence.py): the first answer, a learning step asked
 again, and an answer given again after undo took back one whose feedback was shown."""
 
 from __future__ import annotations

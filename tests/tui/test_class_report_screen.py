@@ -15,7 +15,7 @@ from quizapp.classroom.history import ClassHistory, StudentRecord
 from quizapp.classroom.item_analysis import Answer
 from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.class_report import ClassReportScreen, ItemScreen
 from quizapp.tui.screens.home import HomeScreen
@@ -213,8 +213,8 @@ def ann_role(postgres_server):
 
 def two_students_answered(pg_url: str, ann_role: str) -> None:
     """bob's answers written by the owner (who creates the tables), ann's by her own role."""
-    from quizapp.srs.history import PostgresLocation
-    from quizapp.srs.open_history import open_writer
+    from quizapp.srs.store.history import PostgresLocation
+    from quizapp.srs.store.open_history import open_writer
     from tests.srs.test_pg_store import with_user
 
     with open_writer(PostgresLocation(pg_url, "bob")) as bob:
@@ -226,7 +226,7 @@ def two_students_answered(pg_url: str, ann_role: str) -> None:
 def test_on_postgresql_the_owner_sees_the_whole_class(
     pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from quizapp.srs.history import PostgresLocation
+    from quizapp.srs.store.history import PostgresLocation
 
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     two_students_answered(pg_url, ann_role)
@@ -250,7 +250,7 @@ def test_on_postgresql_the_owner_sees_the_whole_class(
 def test_a_students_own_role_is_neither_offered_the_class_report_nor_let_open_it(
     pg_url: str, ann_role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from quizapp.srs.history import PostgresLocation
+    from quizapp.srs.store.history import PostgresLocation
     from quizapp.tui.components.palette import palette_commands
     from quizapp.tui.screens.class_report import NOT_FOR_STUDENTS, open_class_report
     from tests.srs.test_pg_store import with_user
@@ -284,7 +284,7 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("psycopg")
-    from quizapp.srs.history import PostgresLocation
+    from quizapp.srs.store.history import PostgresLocation
     from tests.postgres_server import _free_port
 
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))

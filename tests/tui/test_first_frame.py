@@ -189,8 +189,8 @@ def test_what_the_first_frame_needs_leaves_the_history_store_and_the_config_pars
         QuizApp(load_bank_cached([bundled_bank_path()]), AppOptions())
         late = (
             "fsrs",
-            "quizapp.srs.store",
-            "quizapp.srs.scheduling",
+            "quizapp.srs.store.sqlite.store",
+            "quizapp.srs.memory.scheduling",
             "sqlite3",
             "tomllib",
             "quizapp.experiments",

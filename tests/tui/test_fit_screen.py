@@ -19,11 +19,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizapp.srs.config import Settings
-from quizapp.srs.fit_store import FitRecord, active_fit, latest_fit, save_fit
-from quizapp.srs.fitting import MIN_PARTIAL_LEARNABLE
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_writer
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.fitting import MIN_PARTIAL_LEARNABLE
+from quizapp.srs.store.fits import FitRecord, active_fit, latest_fit, save_fit
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_writer
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.screens import fit as fit_screen
 from quizapp.tui.screens.fit import FitScreen
 from quizapp.tui.screens.home import HomeScreen

@@ -20,7 +20,7 @@ from textual.widgets import Input, OptionList
 
 from quizapp.bank import load_bank
 from quizapp.srs.config import Settings
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.home import HomeScreen

@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from quizapp.bank import load_bank
 from quizapp.srs.config import Settings
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
@@ -114,7 +114,7 @@ def test_a_drill_undo_and_bury(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id != first)
         await saved(pilot, app)
         with ReviewStore.open(db) as store:
-            from quizapp.srs.scheduling import utc_now
+            from quizapp.srs.memory.scheduling import utc_now
 
             assert first in store.hidden_ids(utc_now())
 
@@ -177,7 +177,7 @@ def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -
 
 
 def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
 
     db = tmp_path / "history.sqlite3"
     app = make_app(db)
@@ -199,7 +199,7 @@ def test_a_suspended_card_can_be_brought_back(tmp_path: Path) -> None:
 
 
 def test_bury_is_not_an_answer_and_undo_takes_it_back(tmp_path: Path) -> None:
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
     from quizapp.tui.widgets.session_progress import SessionProgress
 
     db = tmp_path / "history.sqlite3"

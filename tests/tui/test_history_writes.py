@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui import history_writes
 from quizapp.tui.app import QuizApp
 from quizapp.tui.screens.confirm import Confirm
@@ -374,7 +374,7 @@ def test_a_drill_asked_for_while_the_history_opens_says_so(
 ) -> None:
     import threading
 
-    from quizapp.srs import open_history
+    from quizapp.srs.store import open_history
 
     opening = threading.Event()
     real_open_writer = open_history.open_writer

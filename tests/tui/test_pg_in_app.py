@@ -7,8 +7,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Label
 
-from quizapp.srs.history import PostgresLocation, StudentToAsk
-from quizapp.srs.open_history import open_writer
+from quizapp.srs.store.history import PostgresLocation, StudentToAsk
+from quizapp.srs.store.open_history import open_writer
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.student import StudentScreen
 from tests.tui.test_history_in_app import make_app, saved, start_drill

@@ -11,8 +11,8 @@ import pytest
 from textual.pilot import Pilot
 
 from quizapp.bank.grading import Grade
-from quizapp.srs.history import PostgresLocation
-from quizapp.srs.open_history import open_writer
+from quizapp.srs.store.history import PostgresLocation
+from quizapp.srs.store.open_history import open_writer
 from tests.tui.test_history_in_app import make_app, saved, start_drill
 from tests.tui.test_history_writes import notifications, status_bar
 from tests.tui.test_sessions import answer_current, drive, wait_for
@@ -115,7 +115,7 @@ def test_the_outage_notice_does_not_promise_an_outbox_that_cannot_be_used(
 ) -> None:
     """An outbox left unreadable by an earlier run is not used: answers given while the server
     is away wait in the app only, and the notice says so instead of "kept on this machine"."""
-    from quizapp.srs.outbox import outbox_path
+    from quizapp.srs.store.outbox import outbox_path
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     location = PostgresLocation(stoppable_pg_url, "ada")

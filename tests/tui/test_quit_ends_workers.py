@@ -1,7 +1,7 @@
 """Quitting the real app with the farthest exam date allowed leaves nothing running.
 
 The forecast behind the home screen's exam line simulates every day to the exam in a worker
-thread; three years of days takes many seconds. Before quizapp.srs.interrupt the process
+thread; three years of days takes many seconds. Before quizapp.srs.readiness.interrupt the process
 waited for that thread after `q` (and with a date in 2100, for hours). Now the cancelled
 worker stops within a simulated day, the process ends, and nothing it started outlives it.
 """
@@ -21,7 +21,7 @@ import pytest
 
 from quizapp.srs.clock import local_today
 from quizapp.srs.config import exam_horizon
-from quizapp.srs.interrupt import Interrupted, check, stop_when
+from quizapp.srs.readiness.interrupt import Interrupted, check, stop_when
 from tests.conftest import REPO
 
 # Generous: the pty test catches a hang (a date in 2100 kept the app for hours); the Pilot

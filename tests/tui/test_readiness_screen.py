@@ -14,9 +14,9 @@ from textual.widgets import DataTable, Input, Static
 
 from quizapp.bank import load_bank
 from quizapp.srs.config import Settings, load_settings
-from quizapp.srs.readiness import exam_moment, plan_drill_queue
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.readiness.report import exam_moment, plan_drill_queue
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
@@ -259,7 +259,7 @@ def test_the_drill_asks_todays_plan(db: Path) -> None:
 def test_the_screen_names_the_fitted_parameters_it_predicts_with(
     db: Path, default_parameters: bool
 ) -> None:
-    from quizapp.srs.fit_store import save_fit
+    from quizapp.srs.store.fits import save_fit
     from tests.srs.test_fit_store import fit_record
 
     fitted = list(make_scheduler().parameters)

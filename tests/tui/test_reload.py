@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from quizapp.bank import load_bank
 from quizapp.srs.config import Settings
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.reload import BankWatcher
 from quizapp.tui.screens.home import ALL_DECKS, HomeScreen

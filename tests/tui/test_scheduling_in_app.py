@@ -21,11 +21,11 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from quizapp.srs.config import Settings
-from quizapp.srs.queue import tomorrow
-from quizapp.srs.schedule_note import span_in_words
-from quizapp.srs.scheduling import Rating, State, make_scheduler
-from quizapp.srs.scheduling import utc_now as real_now
-from quizapp.srs.store import ReviewStore, to_ms
+from quizapp.srs.memory.scheduling import Rating, State, make_scheduler
+from quizapp.srs.memory.scheduling import utc_now as real_now
+from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.study.queue import tomorrow
+from quizapp.srs.study.schedule_note import span_in_words
 from quizapp.tui.app import QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
@@ -56,7 +56,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     clock = Clock()
-    monkeypatch.setattr("quizapp.srs.scheduling.utc_now", clock)
+    monkeypatch.setattr("quizapp.srs.memory.scheduling.utc_now", clock)
     monkeypatch.setattr("quizapp.tui.learning_wait.utc_now", clock)
     yield clock
 

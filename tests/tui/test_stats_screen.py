@@ -17,9 +17,9 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from quizapp.bank import load_bank
-from quizapp.srs.scheduling import Rating, make_scheduler
-from quizapp.srs.stats import Stats, compute_stats
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import Rating, make_scheduler
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.study.stats import Stats, compute_stats
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.stats import DailyCountPlot, StatsScreen

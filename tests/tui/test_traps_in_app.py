@@ -19,8 +19,8 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.bank.session import QuizSession, SessionOptions
-from quizapp.srs.scheduling import utc_now
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import utc_now
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen

@@ -26,8 +26,8 @@ from textual.widgets import DataTable, Input, Markdown
 from quizapp.bank import load_bank
 from quizapp.bank.answers import ChoiceAnswer, NumericAnswerText
 from quizapp.cli.preview import add_preview_command, plan_preview
-from quizapp.srs.scheduling import utc_now
-from quizapp.srs.store import ReviewStore
+from quizapp.srs.memory.scheduling import utc_now
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.exam import ExamReportScreen, ExamReviewScreen, ExamScreen

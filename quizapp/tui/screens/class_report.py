@@ -50,8 +50,8 @@ def load_class_report(app: App[None]) -> ClassReport | None:
     worker thread: the loader opens (and closes) its own read-only connection."""
     from quizapp.classroom.load import load_class_history
     from quizapp.classroom.report import build_report
-    from quizapp.srs.history import PostgresLocation
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.store.history import PostgresLocation
 
     where = app.history_writes.path  # type: ignore[attr-defined]
     if isinstance(where, PostgresLocation):
@@ -300,9 +300,9 @@ _READS_THE_CLASS: weakref.WeakKeyDictionary[object, bool] = weakref.WeakKeyDicti
 def may_read_class_report(app: App[None]) -> bool:
     """Whether the app's role may read the class report: always on a SQLite history (one
     student's own machine); on PostgreSQL only the tables' owner or a role above row
-    security (quizapp/srs/pg_store.py: role_reach), never a student's own role. Unknown
+    security (quizapp/srs/store/postgres/store.py: role_reach), never a student's own role. Unknown
     while the history is still opening: not offered until it is."""
-    from quizapp.srs.history import PostgresLocation
+    from quizapp.srs.store.history import PostgresLocation
 
     service = app.history_writes  # type: ignore[attr-defined]
     if not isinstance(service.path, PostgresLocation):
@@ -314,7 +314,7 @@ def may_read_class_report(app: App[None]) -> bool:
     if reader not in _READS_THE_CLASS:
         import psycopg
 
-        from quizapp.srs.pg_store import role_reach
+        from quizapp.srs.store.postgres.store import role_reach
 
         try:
             _READS_THE_CLASS[reader] = role_reach(connection)[1]

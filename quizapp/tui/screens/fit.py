@@ -30,11 +30,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from quizapp.optimize import PROGRESS_PREFIX
+from quizapp.srs.memory.optimize import PROGRESS_PREFIX
 from quizapp.tui.literal import literal
 
 if TYPE_CHECKING:
-    from quizapp.srs.history import HistoryLocation
+    from quizapp.srs.store.history import HistoryLocation
     from quizapp.tui.app import QuizApp
 
 TITLE = "Fit the scheduler to my history"

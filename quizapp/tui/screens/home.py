@@ -30,7 +30,7 @@ from quizapp.wording import plural
 if TYPE_CHECKING:
     from textual.app import App
 
-    from quizapp.srs.counts import HomeCounts
+    from quizapp.srs.study.counts import HomeCounts
 
 ALL_DECKS = "__all__"
 

@@ -340,7 +340,7 @@ class QuizScreen(Screen[None]):
         elif self.state == "answered" and self.scheduled is not None:
             # As Anki's answer buttons: the student's rating instead of the app's, before
             # moving on. The same review is changed, not a second one added.
-            from quizapp.srs.scheduling import Rating
+            from quizapp.srs.memory.scheduling import Rating
 
             self.scheduled = self.app.rerate_answer(self.scheduled, Rating(rating))  # type: ignore[attr-defined]
             self.query_one(Feedback).show_schedule(self._schedule_note() or "")

@@ -1,9 +1,9 @@
 """Exam readiness (R on the home screen): the predicted exam score, its 80 % interval and pass
 chance, by topic, by day to the exam date, and how well the forecast did on past reviews.
 
-The report is worked out off the UI thread (quizapp/srs/readiness.py, with its own read-only
+The report is worked out off the UI thread (quizapp/srs/readiness/report.py, with its own read-only
 connection to the history) and laid out when it arrives. Until the history holds enough
-evidence (quizapp/srs/uncertainty.py's `Basis`) the screen says how many more questions to
+evidence (quizapp/srs/readiness/uncertainty.py's `Basis`) the screen says how many more questions to
 answer instead of giving figures. Also here: the exam-date dialog
 (*Exam date* in the command palette), which saves `exam_date` in config.toml.
 """
@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from quizapp.experiments.result import Series
-from quizapp.srs.interrupt import Interrupted
+from quizapp.srs.readiness.interrupt import Interrupted
 from quizapp.tui.literal import literal
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
 from quizapp.tui.widgets.fitted_table import FittedTable
@@ -34,20 +34,20 @@ from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from quizapp.srs.exam_model import ScoreSummary
-    from quizapp.srs.readiness import Readiness
+    from quizapp.srs.readiness.exam_model import ScoreSummary
+    from quizapp.srs.readiness.report import Readiness
 
 
 def load_readiness(app: App[None]) -> Readiness | None:
     """The report for the app's history and bank, now; None without a history. Runs in a
     worker thread: it opens (and closes) its own read-only connection. Raises
-    quizapp.srs.interrupt.Interrupted when the worker is cancelled."""
+    quizapp.srs.readiness.interrupt.Interrupted when the worker is cancelled."""
     from textual.worker import get_current_worker
 
-    from quizapp.srs.interrupt import stop_when
-    from quizapp.srs.open_history import open_reader
-    from quizapp.srs.readiness import assess, store_available
-    from quizapp.srs.scheduling import utc_now
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.readiness.interrupt import stop_when
+    from quizapp.srs.readiness.report import assess, store_available
+    from quizapp.srs.store.open_history import open_reader
 
     service = app.history_writes  # type: ignore[attr-defined]
     if service.reader is None or service.path is None:

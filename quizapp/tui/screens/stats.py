@@ -1,6 +1,6 @@
 """Study statistics: reviews per day, the due forecast, topics, retention, streak and exams.
 
-The figures come ready-made in a `Stats` (quizapp.srs.stats); this screen only lays them out,
+The figures come ready-made in a `Stats` (quizapp.srs.study.stats); this screen only lays them out,
 in one scrolling column that still reads at 80×24.
 """
 
@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from textual_plot import HiResMode, NumericAxisFormatter
 
 from quizapp.experiments.result import Series
-from quizapp.srs.stats import MASTERY_STABILITY_DAYS, Stats
+from quizapp.srs.study.stats import MASTERY_STABILITY_DAYS, Stats
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.tui.widgets.traps_view import traps_section
@@ -296,8 +296,8 @@ def open_stats(app: QuizApp) -> None:
     if app.history is None:
         app.notify(app.history_writes.missing("Stats need"), severity="warning", markup=False)
         return
-    from quizapp.srs.scheduling import utc_now
-    from quizapp.srs.stats import compute_stats
+    from quizapp.srs.memory.scheduling import utc_now
+    from quizapp.srs.study.stats import compute_stats
 
     # On the UI thread: the store's SQLite connection belongs to the thread that opened it.
     history = app.history

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from quizapp.srs.history import STUDENT_MAX_BYTES, student_problem
+from quizapp.srs.store.history import STUDENT_MAX_BYTES, student_problem
 from quizapp.tui.literal import literal
 
 

@@ -35,7 +35,7 @@ class ReadinessLine(Static):
 
     @work(thread=True, exclusive=True, group="readiness-line")
     def _work_out(self) -> None:
-        from quizapp.srs.interrupt import Interrupted
+        from quizapp.srs.readiness.interrupt import Interrupted
         from quizapp.tui.screens.readiness import load_readiness
 
         try:

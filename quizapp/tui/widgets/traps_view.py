@@ -1,5 +1,5 @@
 """The Stats screen's "Your traps": the wrong answers the student picked most, each with the
-bank's why, in the same wrapping table `quizapp stats` prints (quizapp/srs/traps_report.py). Bank
+bank's why, in the same wrapping table `quizapp stats` prints (quizapp/srs/study/traps_report.py). Bank
 text reaches it only as rich `Text`, never as markup."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from collections.abc import Iterator, Sequence
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from quizapp.srs.traps import TrapCount
+from quizapp.srs.study.traps import TrapCount
 
 TRAPS_ON_SCREEN = 10
 
 
 def traps_section(traps: Sequence[TrapCount]) -> Iterator[Widget]:
-    from quizapp.srs.traps_report import NO_TRAPS, traps_table
+    from quizapp.srs.study.traps_report import NO_TRAPS, traps_table
 
     yield Label("Your traps", classes="pane-title")
     if not traps:

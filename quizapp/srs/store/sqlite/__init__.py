@@ -1,0 +1,1 @@
+"""The review history in a SQLite file: the default, one student's own."""
