@@ -12,6 +12,6 @@
   of any file a command is told to write.
 - the docs: `docs` and `coverage` generate the parts of docs/ that must not drift from the code.
 
-`quizapp preview` is the app's (quizapp/cli/preview.py, quizapp/tui/reload.py), and the bank's
+`quizapp preview` is the app's (quizapp/cli/preview.py, quizapp/tui/components/reload.py), and the bank's
 JSON Schema is the loader's (quizapp/bank/schema.py).
 """

@@ -19,7 +19,7 @@ from quizapp.cli.options import NO_SHUFFLE_HELP
 if TYPE_CHECKING:
     from quizapp.bank import Bank
     from quizapp.tui.app import AppOptions
-    from quizapp.tui.reload import PreviewTarget
+    from quizapp.tui.components.reload import PreviewTarget
 
 PROG = "quizapp preview"
 
@@ -88,7 +88,7 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
     """The bank and options to open the app with, or an exit code once the problem is printed."""
     from quizapp.bank import bundled_bank_path, load_bank
     from quizapp.cli.options import display_option_problem
-    from quizapp.tui.reload import looks_like_file, preview_questions, problems_in
+    from quizapp.tui.components.reload import looks_like_file, preview_questions, problems_in
 
     bank_args = list(getattr(args, "bank", None) or [])
     no_default = bool(getattr(args, "no_default_bank", False))

@@ -18,11 +18,11 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from quizapp.bank.literal import terminal_safe
-from quizapp.tui.app_options import AppOptions
+from quizapp.tui.components.app_options import AppOptions
+from quizapp.tui.components.history_writes import HistoryService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.components.startup import on_first_layout
-from quizapp.tui.history_writes import HistoryService
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.number_examples import BankNumbers
+from quizapp.tui.text.number_examples import BankNumbers
 
 if TYPE_CHECKING:
     from quizapp.bank import Bank, Question
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.memory.scheduling import Rating
     from quizapp.srs.store.history import HistoryStore
-    from quizapp.tui.history_writes import Scheduled
-    from quizapp.tui.reload import BankWatcher, PreviewTarget
+    from quizapp.tui.components.history_writes import Scheduled
+    from quizapp.tui.components.reload import BankWatcher, PreviewTarget
 
 __all__ = ["AppOptions", "QuizApp"]  # AppOptions is imported from here by the CLI and tests
 
@@ -56,9 +56,9 @@ class QuizApp(App[None]):
         self.bank = bank
         self.options = options
         self.lab = LabService(options.device)
-        # The numbers a number box's hint may show: none a key (quizapp/tui/number_examples.py).
+        # The numbers a number box's hint may show: none a key (quizapp/tui/text/number_examples.py).
         self.number_examples = BankNumbers(lambda: self.bank, self.lab.stored)
-        # Opened and written off the UI thread; see quizapp/tui/history_writes.py.
+        # Opened and written off the UI thread; see quizapp/tui/components/history_writes.py.
         self.history_writes = HistoryService(
             self, options.db_path, use_fitted=not options.default_parameters
         )
@@ -66,7 +66,7 @@ class QuizApp(App[None]):
         self.first_frame_seconds: float | None = None  # to the first frame written out
         self.torch_loaded_at_first_screen: bool | None = None
         self.watcher: BankWatcher | None = None
-        self._settings = options.settings  # changed on screen (quizapp/tui/quiz_mode.py)
+        self._settings = options.settings  # changed on screen (quizapp/tui/components/quiz_mode.py)
         if options.theme:
             self.theme = options.theme
 
@@ -88,7 +88,7 @@ class QuizApp(App[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "warm-up" and event.state is WorkerState.SUCCESS:
-            from quizapp.tui.lab_device import announce_device
+            from quizapp.tui.components.lab_device import announce_device
 
             announce_device(self, self.lab)  # a CPU standing in for a missing GPU is said once
 
@@ -137,7 +137,7 @@ class QuizApp(App[None]):
 
         replace_bank(self, bank)
 
-    # -- sessions: quizapp/tui/components/sessions.py, quizapp/tui/drill.py ---------------------
+    # -- sessions: quizapp/tui/components/sessions.py, quizapp/tui/components/drill.py ---------------------
 
     def start_session(
         self,
@@ -186,11 +186,11 @@ class QuizApp(App[None]):
         start_exam(self, questions=questions, minutes=minutes, seed=seed)
 
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
-        from quizapp.tui.drill import start_drill
+        from quizapp.tui.components.drill import start_drill
 
         start_drill(self, deck_ids)
 
-    # -- answers, written off the UI thread: quizapp/tui/history_writes.py ----------------------
+    # -- answers, written off the UI thread: quizapp/tui/components/history_writes.py ----------------------
 
     def on_answer(
         self,
@@ -216,7 +216,7 @@ class QuizApp(App[None]):
         return self.history_writes.undo_answer()
 
     def bury_or_suspend(self, question: Question, action: str) -> None:
-        from quizapp.tui.hidden import bury_or_suspend
+        from quizapp.tui.components.hidden import bury_or_suspend
 
         bury_or_suspend(self, question, action)
 
@@ -225,12 +225,12 @@ class QuizApp(App[None]):
         self.history_writes.flag(question_id, "unbury" if action == "bury" else "unsuspend")
 
     def action_suspended(self) -> None:
-        from quizapp.tui.hidden import bring_back
+        from quizapp.tui.components.hidden import bring_back
 
         bring_back(self, "suspend")
 
     def action_buried(self) -> None:
-        from quizapp.tui.hidden import bring_back
+        from quizapp.tui.components.hidden import bring_back
 
         bring_back(self, "bury")
 

@@ -17,7 +17,7 @@ from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.registry import COMPUTATIONS
 from quizapp.experiments.runner import intra_op_threads
 from quizapp.tui.app import AppOptions, QuizApp
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.widgets.lab_panel import LabPanel
 from tests.conftest import CORPUS, REPO

@@ -22,7 +22,7 @@ from quizapp.bank.diagnostics import Diagnostic
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Series
 from quizapp.tui.app import AppOptions, QuizApp
-from quizapp.tui.reload import located
+from quizapp.tui.components.reload import located
 from quizapp.tui.screens.exam import ExamScreen
 from quizapp.tui.screens.help import ANSWERING, EVERYWHERE, LAB, HelpScreen
 from quizapp.tui.screens.home import HomeScreen

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, Label, OptionList
 from quizapp.bank import Flashcard, load_bank
 from quizapp.exam.session import ExamResult, ExamSession
 from quizapp.tui.app import AppOptions, QuizApp
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.exam import ExamReportScreen, ExamReviewScreen, ExamScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.widgets.lab_panel import LabPanel

@@ -17,8 +17,8 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
-from quizapp.tui import first_frame
-from quizapp.tui.first_frame import after_first_frame, log_startup
+from quizapp.tui.components import first_frame
+from quizapp.tui.components.first_frame import after_first_frame, log_startup
 from tests.conftest import REPO
 from tests.tui.test_sessions import wait_for
 

@@ -16,8 +16,8 @@ import pytest
 from textual.pilot import Pilot
 
 from quizapp.srs.store.sqlite.store import ReviewStore
-from quizapp.tui import history_writes
 from quizapp.tui.app import QuizApp
+from quizapp.tui.components import history_writes
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.widgets.history_status import HistoryStatus
 from tests.srs.filesystems import Lock, fill, make_history, make_special, small_tmpfs
@@ -312,7 +312,7 @@ def _drill(app: QuizApp) -> None:
 
 
 def _traps(app: QuizApp) -> None:
-    from quizapp.tui.trap_drill import start_trap_drill
+    from quizapp.tui.components.trap_drill import start_trap_drill
 
     start_trap_drill(app)
 

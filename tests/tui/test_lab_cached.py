@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from quizapp.experiments.result_cache import ResultCache
 from quizapp.experiments.runner import run
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.lab_panel import CACHED_CANCELLED, CACHED_RUNNING_LIVE, WARMING_UP
 from quizapp.tui.widgets.result_view import CACHED_NOTE
 from tests.tui.test_lab_panel import Harness, compute, drive, status, value, wait_until

@@ -11,7 +11,7 @@ from textual.widgets import Input
 from quizapp.bank import load_file
 from quizapp.bank.claims import Outcome
 from quizapp.bank.model import ComputeSpec
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments, claim_lines
 from tests.tui.test_lab_panel import Harness, compute, drive, lab, value, wait_until
 

@@ -16,8 +16,8 @@ from textual.widgets import OptionList
 
 from quizapp.bank import load_bank
 from quizapp.tui.app import AppOptions, QuizApp
-from quizapp.tui.device_choice import DeviceChoice, choose_device
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.device_choice import DeviceChoice, choose_device
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.lab import LabScreen
 from quizapp.tui.widgets.device_notice import DeviceNotice
 from tests.conftest import CORPUS

@@ -21,7 +21,7 @@ from textual_plot import PlotWidget
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.context import Cancelled
 from quizapp.experiments.result import Result
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.lab_panel import NO_COMPUTATION, WARMING_UP, LabPanel
 from quizapp.tui.widgets.result_view import LogAxisFormatter, format_value
 

@@ -17,7 +17,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 
 from quizapp.experiments.context import Cancelled
 from quizapp.experiments.result import Result
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.lab_panel import FIX_ARGUMENT, TYPING
 from quizapp.tui.widgets.stale_note import StaleNote

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from quizapp.tui.literal import literal, markup_escaped, with_markup
+from quizapp.tui.text.literal import literal, markup_escaped, with_markup
 
 HOSTILE = "ann\x1b]0;owned\x07 \u202emoc.live\n[@click=app.quit]x[/]"
 

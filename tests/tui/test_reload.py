@@ -14,7 +14,7 @@ from quizapp.bank import load_bank
 from quizapp.srs.config import Settings
 from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
-from quizapp.tui.reload import BankWatcher
+from quizapp.tui.components.reload import BankWatcher
 from quizapp.tui.screens.home import ALL_DECKS, HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.tui.test_sessions import drive, text_of, wait_for

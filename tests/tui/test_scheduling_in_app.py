@@ -57,7 +57,7 @@ class Clock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     clock = Clock()
     monkeypatch.setattr("quizapp.srs.memory.scheduling.utc_now", clock)
-    monkeypatch.setattr("quizapp.tui.learning_wait.utc_now", clock)
+    monkeypatch.setattr("quizapp.tui.components.learning_wait.utc_now", clock)
     yield clock
 
 

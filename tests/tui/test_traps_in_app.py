@@ -22,10 +22,10 @@ from quizapp.bank.session import QuizSession, SessionOptions
 from quizapp.srs.memory.scheduling import utc_now
 from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
+from quizapp.tui.components.trap_drill import NO_TRAPS_YET
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.screens.stats import StatsScreen
-from quizapp.tui.trap_drill import NO_TRAPS_YET
 from tests.conftest import CORPUS
 from tests.srs.readiness_helpers import answer_given
 from tests.tui.test_history_in_app import saved

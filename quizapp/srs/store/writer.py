@@ -8,7 +8,7 @@ the queue and is tried again, with backoff, until it is saved; nothing behind it
 
 Whoever submits learns what is going on through `on_change`, called from whichever thread made
 the change; `status()` then says how many writes wait and why the last attempt failed.
-Pure Python, no Textual: the TUI adapts it in quizapp/tui/history_writes.py.
+Pure Python, no Textual: the TUI adapts it in quizapp/tui/components/history_writes.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Live reload in the running app: poll the bank files, swap in the new bank, say what changed.
 
-The watcher itself (what changed, and the bank rebuilt from it) is quizapp/tui/reload.py,
+The watcher itself (what changed, and the bank rebuilt from it) is quizapp/tui/components/reload.py,
 free of Textual; this is its wiring to the app: a timer, the home screen and the toasts.
 """
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from quizapp.bank import Bank
     from quizapp.bank.diagnostics import Diagnostic
     from quizapp.tui.app import QuizApp
-    from quizapp.tui.reload import Reload
+    from quizapp.tui.components.reload import Reload
 
 MOST_PROBLEMS_SHOWN = 5  # a toast has room for a few; the rest are counted
 
@@ -23,7 +23,7 @@ MOST_PROBLEMS_SHOWN = 5  # a toast has room for a few; the rest are counted
 def start_watching(app: QuizApp) -> None:
     if not (app.options.watch and app.options.bank_paths):
         return
-    from quizapp.tui.reload import BankWatcher
+    from quizapp.tui.components.reload import BankWatcher
 
     # Only stats the files: nothing is parsed until one changes.
     app.watcher = BankWatcher.start(app.options.bank_paths, app.bank)
@@ -63,7 +63,7 @@ def replace_bank(app: QuizApp, bank: Bank) -> None:
 
 def problem_lines(problems: Sequence[Diagnostic]) -> list[str]:
     """The first few problems, located, for a toast; and how many more there are."""
-    from quizapp.tui.reload import located
+    from quizapp.tui.components.reload import located
 
     lines = [located(d) for d in problems[:MOST_PROBLEMS_SHOWN]]
     if len(problems) > MOST_PROBLEMS_SHOWN:

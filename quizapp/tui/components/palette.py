@@ -2,7 +2,7 @@
 
 The fixed entries are the table `COMMANDS`: adding one is a line there, a title, its help
 and what picking it does (a function given the app). The rest are generated: a session per
-deck, the lab per computation, and the device switches (quizapp/tui/lab_device.py).
+deck, the lab per computation, and the device switches (quizapp/tui/components/lab_device.py).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
-from quizapp.tui.lab_device import device_commands
-from quizapp.tui.literal import markup_escaped
+from quizapp.tui.components.lab_device import device_commands
+from quizapp.tui.components.trap_drill import start_trap_drill
 from quizapp.tui.screens.class_report import may_read_class_report, open_class_report
 from quizapp.tui.screens.fit import open_fit_screen
 from quizapp.tui.screens.lab import open_lab
 from quizapp.tui.screens.readiness import ask_exam_date, open_readiness
-from quizapp.tui.trap_drill import start_trap_drill
+from quizapp.tui.text.literal import markup_escaped
 from quizapp.wording import plural
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Starting sessions: a quiz on decks, tags or chosen questions; a preview; a mock exam.
 
 Everything here is imported on first use: none of it is needed to draw the home screen.
-Today's drill is built from the history, in quizapp/tui/drill.py.
+Today's drill is built from the history, in quizapp/tui/components/drill.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from quizapp.wording import plural
 if TYPE_CHECKING:
     from quizapp.bank import Question
     from quizapp.tui.app import QuizApp
-    from quizapp.tui.reload import PreviewTarget
+    from quizapp.tui.components.reload import PreviewTarget
 
 
 def start_session(
@@ -28,8 +28,8 @@ def start_session(
     title: str | None = None,
 ) -> None:
     from quizapp.bank.session import QuizSession, SessionOptions, select
-    from quizapp.tui.hidden import leave_out_hidden
-    from quizapp.tui.quiz_mode import quiz_kind
+    from quizapp.tui.components.hidden import leave_out_hidden
+    from quizapp.tui.components.quiz_mode import quiz_kind
     from quizapp.tui.screens.quiz import QuizScreen
 
     if questions is not None:
@@ -80,7 +80,7 @@ def start_preview(
     Defaults to the targets the app was started with; `from_id` starts at that question.
     """
     from quizapp.tui.components.live_reload import problem_lines
-    from quizapp.tui.reload import preview_questions, problems_in
+    from quizapp.tui.components.reload import preview_questions, problems_in
 
     targets = tuple(targets) or app.options.preview
     questions, missing = preview_questions(app.bank, targets)

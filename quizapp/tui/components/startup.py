@@ -1,7 +1,7 @@
 """Start-up: what runs once the first layout is done, and what waits for the first frame.
 
 Whatever would compete with the first frame for the GIL (opening the history's writer
-thread, importing torch) starts only once that frame is out (quizapp/tui/first_frame.py), so
+thread, importing torch) starts only once that frame is out (quizapp/tui/components/first_frame.py), so
 the student never stares at a blank terminal. The timings are kept on the app for tests and
 `bench/bench_startup.py`.
 """
@@ -13,8 +13,8 @@ import time
 from typing import TYPE_CHECKING
 
 from quizapp import STARTED_AT
-from quizapp.tui.first_frame import after_first_frame, log_startup
-from quizapp.tui.theme_memory import remember_theme_picks
+from quizapp.tui.components.first_frame import after_first_frame, log_startup
+from quizapp.tui.components.theme_memory import remember_theme_picks
 
 if TYPE_CHECKING:
     from quizapp.tui.app import QuizApp
@@ -44,7 +44,7 @@ def after_first_frame_out(app: QuizApp) -> None:
     start_watching(app)
     if app.options.start in ("drill", "traps"):
         # A drill is built from the history: without one there is nothing to drill.
-        from quizapp.tui.trap_drill import opening_drill
+        from quizapp.tui.components.trap_drill import opening_drill
 
         app.history_writes.when_open(opening_drill(app), lambda: app.exit(return_code=1))
     if app.options.warm_up:

@@ -37,7 +37,7 @@ from quizapp.classroom.report import (
     responses_text,
     share_text,
 )
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.title_bar import TitleBar
 

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 
 class Confirm(ModalScreen[bool]):

@@ -42,10 +42,10 @@ from quizapp.exam.session import (
     ExamSession,
     format_duration,
 )
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal, one_line
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.confirm import Confirm
 from quizapp.tui.screens.review import ReviewScreen
+from quizapp.tui.text.literal import literal, one_line
 from quizapp.tui.widgets.answer_input import (
     answer_widget,
     choice_answer,

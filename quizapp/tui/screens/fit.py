@@ -31,7 +31,7 @@ from textual.widgets import Button, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from quizapp.srs.memory.optimize import PROGRESS_PREFIX
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 if TYPE_CHECKING:
     from quizapp.srs.store.history import HistoryLocation

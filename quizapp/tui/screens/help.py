@@ -14,7 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, OptionList, Static
 
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 Section = tuple[str, list[tuple[str, str]]]
 

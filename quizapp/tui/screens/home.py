@@ -3,7 +3,7 @@
 Under the decks, what a drill on the highlighted deck would take (the New column counts every
 unseen card; a drill takes new ones only up to the day's limit) and what sessions leave out
 (suspended and buried cards). Beside them, whether quizzes reschedule or are practice. The
-counts stay current by themselves (quizapp/tui/home_refresh.py).
+counts stay current by themselves (quizapp/tui/components/home_refresh.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static, Switch
 
 from quizapp.bank import Bank
-from quizapp.tui.field_focus import LEAVE_FIELD, in_form_field
-from quizapp.tui.home_refresh import CountsRefresh
-from quizapp.tui.literal import literal
-from quizapp.tui.quiz_mode import quiz_mode_text
+from quizapp.tui.components.home_refresh import CountsRefresh
+from quizapp.tui.components.quiz_mode import quiz_mode_text
+from quizapp.tui.text.literal import literal
+from quizapp.tui.widgets.field_focus import LEAVE_FIELD, in_form_field
 from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.readiness_line import ReadinessLine
@@ -230,7 +230,7 @@ class HomeScreen(Screen[None]):
         return () if key in (None, ALL_DECKS) else (key,)
 
     def _show_drill_note(self) -> None:
-        from quizapp.tui.quiz_mode import drill_note
+        from quizapp.tui.components.quiz_mode import drill_note
 
         note = self.query_one("#drill-note", Static)
         note.update(drill_note(self.counts, self._highlighted_decks()))
@@ -299,7 +299,7 @@ class HomeScreen(Screen[None]):
     def on_switch_changed(self, event: Switch.Changed) -> None:
         if event.switch.id != "reschedule":
             return
-        from quizapp.tui.quiz_mode import set_quiz_reschedules
+        from quizapp.tui.components.quiz_mode import set_quiz_reschedules
 
         set_quiz_reschedules(self.app, event.value)  # type: ignore[arg-type]
         self.query_one("#quiz-mode", Static).update(quiz_mode_text(event.value))

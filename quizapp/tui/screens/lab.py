@@ -10,7 +10,7 @@ from textual.widgets import Footer, Label
 
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.registry import get_spec
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
 from quizapp.tui.widgets.title_bar import TitleBar
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 # What opening does, by scheme: the system hands a mailto: address to the mail program (a
 # browser, under `quizapp serve`, does the same), which only starts a message.

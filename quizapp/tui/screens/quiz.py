@@ -32,10 +32,10 @@ from quizapp.bank.model import (
 )
 from quizapp.bank.number_examples import NumberExamples
 from quizapp.bank.session import QuizSession
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.learning_wait import LearningWait
-from quizapp.tui.literal import literal, with_markup
-from quizapp.tui.prompt_text import short_prompt
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.components.learning_wait import LearningWait
+from quizapp.tui.text.literal import literal, with_markup
+from quizapp.tui.text.prompt_text import short_prompt
 from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, numeric_hint
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
@@ -48,8 +48,8 @@ from quizapp.tui.widgets.session_progress import SessionProgress
 from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from quizapp.tui.drill import DrillPlan
-    from quizapp.tui.history_writes import Scheduled
+    from quizapp.tui.components.drill import DrillPlan
+    from quizapp.tui.components.history_writes import Scheduled
 
 KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
@@ -79,7 +79,9 @@ class QuizScreen(Screen[None]):
         super().__init__(id="quiz")
         self.session = session
         self.lab = lab
-        self.drill = drill  # a drill: its title and its learning steps (quizapp/tui/drill.py)
+        self.drill = (
+            drill  # a drill: its title and its learning steps (quizapp/tui/components/drill.py)
+        )
         self.learning = LearningWait(self, drill) if drill is not None else None
         self.scheduled: Scheduled | None = None  # the answer on screen, as the scheduler took it
         # asking → (revealed) → [awaiting-key] → answered; a drill may then be waiting for a

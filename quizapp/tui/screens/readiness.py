@@ -27,8 +27,8 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from quizapp.experiments.result import Series
 from quizapp.srs.readiness.interrupt import Interrupted
-from quizapp.tui.literal import literal
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar

@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from quizapp.bank.session import Attempt
-from quizapp.tui.lab_service import LabService
+from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus

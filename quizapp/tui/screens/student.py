@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from quizapp.srs.store.history import STUDENT_MAX_BYTES, student_problem
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 
 class StudentScreen(ModalScreen[str | None]):

@@ -10,8 +10,8 @@ from textual.widgets import DataTable, Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from quizapp.bank.session import QuizSession
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal, one_line
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.text.literal import literal, one_line
 from quizapp.tui.widgets.history_status import HistoryStatus
 from quizapp.tui.widgets.title_bar import TitleBar
 

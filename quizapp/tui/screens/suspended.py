@@ -12,8 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from quizapp.bank.model import Question
-from quizapp.tui.literal import literal
-from quizapp.tui.prompt_text import short_prompt
+from quizapp.tui.text.literal import literal
+from quizapp.tui.text.prompt_text import short_prompt
 from quizapp.tui.widgets.toggles import MarkedSelectionList
 
 

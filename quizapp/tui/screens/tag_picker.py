@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from quizapp.bank import Bank
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.toggles import MarkedSelectionList
 
 

@@ -34,9 +34,9 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.bank.number_examples import NumberExamples
-from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.choice_list import ChoiceList
+from quizapp.tui.widgets.field_focus import LEAVE_FIELD, leave_field
 from quizapp.tui.widgets.ordering_list import OrderingList
 
 FLASHCARD_HINT = "[dim]Think of the answer, then press space to reveal the back.[/]"
@@ -95,7 +95,7 @@ def numeric_hint(question: NumericQuestion, enter: str, examples: NumberExamples
 
     A rounded answer is graded against the question's tolerance, so the hint says how strict
     that is. The numbers it shows are `examples`, chosen clear of every key the app knows
-    (quizapp/tui/number_examples.py): a hint that wrote a key would answer its question.
+    (quizapp/tui/text/number_examples.py): a hint that wrote a key would answer its question.
     None (every candidate is near a key): the hint names the forms without a number.
     """
     answer = question.answer

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select
 
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec
-from quizapp.tui.field_focus import LEAVE_FIELD, leave_field
+from quizapp.tui.widgets.field_focus import LEAVE_FIELD, leave_field
 from quizapp.tui.widgets.toggles import MarkedCheckbox
 
 

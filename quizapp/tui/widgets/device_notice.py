@@ -1,15 +1,15 @@
 """A lab panel's line saying the CPU stands in for the device asked for (hidden otherwise).
 
 Lasting, unlike a toast: whoever opens a lab later, or missed the toast, still reads why the
-numbers come from the CPU. Refreshed by `quizapp.tui.lab_device` when the device settles.
+numbers come from the CPU. Refreshed by `quizapp.tui.components.lab_device` when the device settles.
 """
 
 from __future__ import annotations
 
 from textual.widgets import Static
 
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.text.literal import literal
 
 
 class DeviceNotice(Static):

@@ -30,12 +30,12 @@ from quizapp.bank.model import ComputeSpec
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.result import Result
 from quizapp.experiments.spec import ArgumentError, ArgValue, ComputationSpec
-from quizapp.tui.field_focus import leave_field, release_focus
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.device_notice import DeviceNotice
+from quizapp.tui.widgets.field_focus import leave_field, release_focus
 from quizapp.tui.widgets.lab_messages import CachedResult, RunEnded, RunProgress, RunStarted
 from quizapp.tui.widgets.lab_panel_base import (
     CACHED,

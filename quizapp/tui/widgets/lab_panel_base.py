@@ -16,8 +16,8 @@ from textual.worker import get_current_worker
 
 from quizapp.experiments.context import Cancelled
 from quizapp.experiments.spec import ArgValue
-from quizapp.tui.lab_service import LabService
-from quizapp.tui.literal import literal
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.args_form import ArgsForm
 from quizapp.tui.widgets.claims_view import ClaimsView
 from quizapp.tui.widgets.lab_messages import CachedResult, RunEnded, RunProgress, RunStarted

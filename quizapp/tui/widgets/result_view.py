@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Static
 from textual_plot import HiResMode, NumericAxisFormatter, PlotWidget
 
 from quizapp.experiments.result import Result, Series, Value
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.plot_markers import marked_points, marker_for
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from textual.widgets import Static
 
 from quizapp.experiments.spec import ArgValue
-from quizapp.tui.literal import literal
+from quizapp.tui.text.literal import literal
 
 
 def describe_args(args: Mapping[str, ArgValue | None]) -> str:

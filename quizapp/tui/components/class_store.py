@@ -1,7 +1,7 @@
 """What the app says, and how it keeps drilling, while the class's PostgreSQL server is away.
 
 The writer (quizapp/srs/store/writer.py) keeps what cannot be sent in the outbox on this machine
-(quizapp/srs/store/outbox.py); `HistoryService` (quizapp/tui/history_writes.py) uses these:
+(quizapp/srs/store/outbox.py); `HistoryService` (quizapp/tui/components/history_writes.py) uses these:
 
 - `kept_line` for the status bar: "2 answers not saved to the class store — kept on this
   machine, 2 waiting; retrying (…)";

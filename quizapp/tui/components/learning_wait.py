@@ -20,7 +20,7 @@ from quizapp.srs.memory.scheduling import utc_now
 from quizapp.srs.memory.steps import countdown
 
 if TYPE_CHECKING:
-    from quizapp.tui.drill import DrillPlan
+    from quizapp.tui.components.drill import DrillPlan
     from quizapp.tui.screens.quiz import QuizScreen
 
 TICK_SECONDS = 1.0

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, TypeVar
 from quizapp.srs.store.history import PostgresLocation
 from quizapp.srs.store.writer import HistoryWriter, WriterClosed, WriterStatus
 from quizapp.srs.store.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
-from quizapp.tui.class_store import Outage, kept_line, quit_note, reconnect
+from quizapp.tui.components.class_store import Outage, kept_line, quit_note, reconnect
 from quizapp.wording import plural
 
 if TYPE_CHECKING:

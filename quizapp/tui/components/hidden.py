@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from quizapp.tui.prompt_text import short_prompt
+from quizapp.tui.text.prompt_text import short_prompt
 
 if TYPE_CHECKING:
     from quizapp.bank import Question

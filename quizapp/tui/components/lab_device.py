@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
-from quizapp.tui.device_choice import DEVICE_NAMES, PALETTE_DEVICES
+from quizapp.tui.components.device_choice import DEVICE_NAMES, PALETTE_DEVICES
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from quizapp.tui.lab_service import LabService
+    from quizapp.tui.components.lab_service import LabService
 
 
 def refresh_device_notices(app: App) -> None:

@@ -73,7 +73,7 @@ class LabService:
         Before the warm-up has found the devices, the choice is resolved when it has (with
         the CPU standing in, and a notice, if the device is missing).
         """
-        from quizapp.tui.device_choice import DEVICE_NAMES
+        from quizapp.tui.components.device_choice import DEVICE_NAMES
 
         with self._device_lock:
             if self.available is not None and device not in ("auto", *self.available):
@@ -85,7 +85,7 @@ class LabService:
         return None
 
     def _resolve_device(self) -> None:
-        from quizapp.tui.device_choice import choose_device
+        from quizapp.tui.components.device_choice import choose_device
 
         assert self.available is not None
         choice = choose_device(self.device, self.available)

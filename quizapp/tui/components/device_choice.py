@@ -1,6 +1,6 @@
 """Which device the lab's computations run on: the one asked for where it is there, else the
-CPU with a notice saying why. Pure: the lab service (quizapp/tui/lab_service.py) decides with
-it, and quizapp/tui/lab_device.py shows the outcome.
+CPU with a notice saying why. Pure: the lab service (quizapp/tui/components/lab_service.py) decides with
+it, and quizapp/tui/components/lab_device.py shows the outcome.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.store.history import HistoryLocation, StudentToAsk
-    from quizapp.tui.reload import PreviewTarget
+    from quizapp.tui.components.reload import PreviewTarget
 
 
 @dataclass(frozen=True)
