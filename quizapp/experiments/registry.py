@@ -30,6 +30,9 @@ MODEL_PRESETS = (
     "llama2-7b",
     "llama2-13b",
     "llama2-70b",
+    "llama3-8b",
+    "llama3-70b",
+    "mistral-7b",
     "transformer-base",
     "transformer-big",
 )
