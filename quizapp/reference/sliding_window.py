@@ -38,13 +38,13 @@ def reach_after_layers(window: int, n_layers: int) -> int:
 
     Walked through the mask itself, layer by layer: the earliest position reached so far is a
     query of the layer below, and the earliest key its mask row allows is the new frontier.
-    Only that row's candidate keys (one window and one more) are built, so Mistral's 32 × 4096
-    costs 32 rows, not a 131K × 131K matrix.
+    Every layer has the same banded mask, so one row (the query and the `window` keys before it)
+    is built, not a 131K × 131K matrix.
     """
+    span = window + 1  # candidate keys: the query itself and `window` before it
+    row = sliding_window_mask(1, window, seq_k=span)[0]  # [span], query at position span - 1
+    step = span - 1 - int(row.nonzero()[0])  # how far back the earliest allowed key lies
     frontier = 0  # distance back from the last token reached so far
     for _ in range(n_layers):
-        span = window + 1  # candidate keys: the query itself and `window` before it
-        row = sliding_window_mask(1, window, seq_k=span)[0]  # [span], query at position span-1
-        earliest = int(row.nonzero()[0])  # the first allowed key
-        frontier += span - 1 - earliest
+        frontier += step
     return frontier
