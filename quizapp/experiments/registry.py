@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 
+from quizapp.experiments.modern_specs import MODERN_COMPUTATIONS
 from quizapp.experiments.spec import (
     Arg,
     ArgumentError,
@@ -505,6 +506,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         ),
     ),
 )
+
+COMPUTATIONS += MODERN_COMPUTATIONS  # issue 24: KV cache, GQA, RMSNorm, RoPE scaling, ALiBi
 
 REGISTRY: dict[str, ComputationSpec] = {spec.name: spec for spec in COMPUTATIONS}
 
