@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 
+from quizapp.experiments.modern_specs import MODERN_COMPUTATIONS
 from quizapp.experiments.spec import (
     Arg,
     ArgumentError,
@@ -30,6 +31,9 @@ MODEL_PRESETS = (
     "llama2-7b",
     "llama2-13b",
     "llama2-70b",
+    "llama3-8b",
+    "llama3-70b",
+    "mistral-7b",
     "transformer-base",
     "transformer-big",
 )
@@ -502,6 +506,8 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         ),
     ),
 )
+
+COMPUTATIONS += MODERN_COMPUTATIONS  # issue 24: KV cache, GQA, RMSNorm, RoPE scaling, ALiBi
 
 REGISTRY: dict[str, ComputationSpec] = {spec.name: spec for spec in COMPUTATIONS}
 

@@ -55,12 +55,55 @@ def scaled_dot_product_attention(
     return weights @ v, weights  # [..., seq_q, d_v]
 
 
+def repeat_kv(x: Tensor, group: int) -> Tensor:
+    """[batch, kv_heads, seq, head_dim] -> [batch, kv_heads * group, seq, head_dim].
+
+    Each key/value head is repeated `group` times in place, so query head h meets key/value head
+    h // group: heads 0..group-1 share kv head 0, the next `group` share kv head 1, and so on.
+    This is the layout of torch's scaled_dot_product_attention(enable_gqa=True) and Meta's Llama.
+    """
+    return x if group == 1 else x.repeat_interleave(group, dim=1)
+
+
+def grouped_query_attention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    mask: Tensor | None = None,
+    causal: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """Attention with fewer key/value heads than query heads.
+
+    Ainslie et al. 2023, "GQA: Training Generalized Multi-Query Transformer Models from
+    Multi-Head Checkpoints", §2.2: the query heads are split into kv_heads groups and every head
+    of a group uses the group's one key and value head. kv_heads = heads is multi-head attention;
+    kv_heads = 1 is multi-query attention (Shazeer 2019, "Fast Transformer Decoding: One
+    Write-Head is All You Need", §3). Only K and V shrink, and with them the KV cache: the
+    scores and the output still have one row per query head.
+
+    q: [batch, heads, seq_q, head_dim]; k, v: [batch, kv_heads, seq_k, head_dim], with kv_heads
+    dividing heads. mask and causal as in scaled_dot_product_attention.
+    Returns (output [batch, heads, seq_q, head_dim], weights [batch, heads, seq_q, seq_k]).
+    """
+    heads, kv_heads = q.shape[-3], k.shape[-3]
+    if kv_heads < 1 or heads % kv_heads or v.shape[-3] != kv_heads:
+        raise ValueError(
+            f"{heads} query heads cannot be shared out over {kv_heads} key/value heads: "
+            "n_kv_heads must divide n_heads"
+        )
+    group = heads // kv_heads
+    return scaled_dot_product_attention(
+        q, repeat_kv(k, group), repeat_kv(v, group), mask=mask, causal=causal
+    )
+
+
 class MultiHeadAttention(nn.Module):
     """Multi-head attention with separate Q, K, V and output projections.
 
     n_kv_heads < n_heads gives grouped-query attention (Ainslie et al. 2023, used by
-    Llama-2-70B); n_kv_heads = 1 is multi-query attention. Each key/value head is shared by
-    n_heads // n_kv_heads consecutive query heads.
+    Llama-2-70B, Llama 3 and Mistral 7B); n_kv_heads = 1 is multi-query attention. Each
+    key/value head is shared by n_heads // n_kv_heads consecutive query heads (see
+    grouped_query_attention); k_proj and v_proj are n_kv_heads * head_dim wide.
     """
 
     def __init__(
@@ -128,17 +171,12 @@ class MultiHeadAttention(nn.Module):
             q = rope(q, positions)
             k = rope(k, positions)
 
-        if self.n_kv_heads != self.n_heads:
-            # Query head h reads key/value head h // group, so repeat each kv head `group` times.
-            group = self.n_heads // self.n_kv_heads
-            k = k.repeat_interleave(group, dim=1)  # [batch, heads, seq_k, head_dim]
-            v = v.repeat_interleave(group, dim=1)
-
         mask = None
         if key_padding_mask is not None:
             mask = ~key_padding_mask[:, None, None, :]  # [batch, 1, 1, seq_k], True = may attend
 
-        out, weights = scaled_dot_product_attention(q, k, v, mask=mask, causal=causal)
+        # Query head h reads key/value head h // (n_heads // n_kv_heads); equal counts: plain MHA.
+        out, weights = grouped_query_attention(q, k, v, mask=mask, causal=causal)
         # Concatenate heads back: [batch, heads, seq_q, head_dim] -> [batch, seq_q, d_model]
         out = out.transpose(1, 2).reshape(batch, seq_q, self.n_heads * self.head_dim)
         return self.out_proj(out), weights

@@ -5,7 +5,7 @@ the fields only size it. Shrink a preset for experiments with dataclasses.replac
 replace(PRESETS["gpt2-small"], n_layers=2, d_model=64, n_heads=4, d_ff=256).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Family = Literal["gpt2", "bert", "llama", "transformer"]
@@ -28,6 +28,7 @@ class ModelConfig:
     bias: bool = True
     norm_eps: float = 1e-5
     rope_base: float = 10000.0  # llama
+    sliding_window: int | None = None  # llama family: Mistral's banded mask (sliding_window.py)
     mlm_head: bool = False  # bert: add the masked-LM head (not in the published bert-base count)
 
     def __post_init__(self) -> None:
@@ -74,6 +75,17 @@ def _llama2(
     )
 
 
+def _llama3(d_model: int, n_layers: int, n_heads: int, d_ff: int) -> ModelConfig:
+    # Llama 3 (Meta's model cards, "The Llama 3 Herd of Models" Table 3): a 128,256-token
+    # tiktoken vocabulary, 8 key/value heads at every size, RoPE base 500,000, 8,192 tokens.
+    return replace(
+        _llama2(d_model, n_layers, n_heads, d_ff, n_kv_heads=8),
+        vocab_size=128256,
+        max_positions=8192,
+        rope_base=500000.0,
+    )
+
+
 def _transformer(d_model: int, n_heads: int, d_ff: int) -> ModelConfig:
     # Vaswani et al. 2017, WMT14 En-De: 37000 shared BPE tokens, 6 + 6 layers. The paper does not
     # give the LayerNorm eps; 1e-6 is tensor2tensor's value.
@@ -94,6 +106,13 @@ PRESETS: dict[str, ModelConfig] = {
     "llama2-7b": _llama2(4096, 32, 32, 11008),
     "llama2-13b": _llama2(5120, 40, 40, 13824),
     "llama2-70b": _llama2(8192, 80, 64, 28672, n_kv_heads=8),
+    "llama3-8b": _llama3(4096, 32, 32, 14336),
+    "llama3-70b": _llama3(8192, 80, 64, 28672),
+    # Mistral 7B v0.1 (Jiang et al. 2023, Table 1): Llama's architecture with 8 KV heads, a
+    # 4,096-token sliding window and a 32,000-token vocabulary.
+    "mistral-7b": replace(
+        _llama2(4096, 32, 32, 14336, n_kv_heads=8), max_positions=32768, sliding_window=4096
+    ),
     "transformer-base": _transformer(512, 8, 2048),
     "transformer-big": _transformer(1024, 16, 4096),
 }

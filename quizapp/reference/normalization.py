@@ -31,10 +31,13 @@ class LayerNorm(nn.Module):
 
 
 class RMSNorm(nn.Module):
-    """Zhang & Sennrich 2019, as in Llama: y = x / sqrt(mean(x²) + eps) * weight.
+    """Zhang & Sennrich 2019, "Root Mean Square Layer Normalization", §4 (eq. 4), as in Llama
+    and Mistral: y = x / sqrt(mean(x²) + eps) * weight. torch.nn.RMSNorm computes the same.
 
-    No mean subtraction and no bias: rescaling alone was found to give LayerNorm's benefit for
-    fewer operations.
+    No mean subtraction and no bias: the paper argues LayerNorm's success comes from re-scaling
+    invariance, not re-centring, and drops the mean for fewer operations. What it gives up: the
+    output is not centred (a shift of the input is not removed), and there is d, not 2d,
+    parameters per norm.
     """
 
     def __init__(self, d: int, eps: float = 1e-6) -> None:

@@ -9,6 +9,8 @@
 import torch
 from torch import Tensor, nn
 
+from quizapp.reference.rope_scaling import RopeScaling, inverse_frequencies
+
 
 def _sinusoids(positions: Tensor, d_model: int, base: float) -> Tensor:
     """The formula at any positions: [...] -> float64 [..., d_model], on the CPU.
@@ -105,19 +107,30 @@ class RotaryEmbedding(nn.Module):
 
     Because a rotation by mθ followed by the inverse of nθ is a rotation by (m-n)θ, the score
     rope(q, m) · rope(k, n) depends on the positions only through m - n. No parameters.
+
+    scaling: a model card's `rope_scaling` (rope_scaling.py), which changes the θ_j and nothing
+    else; the score still depends only on m - n.
     """
 
-    def __init__(self, head_dim: int, base: float = 10000.0) -> None:
+    def __init__(
+        self, head_dim: int, base: float = 10000.0, scaling: RopeScaling | None = None
+    ) -> None:
         super().__init__()
         if head_dim % 2 != 0:
             raise ValueError(f"RoPE rotates pairs of dimensions; head_dim {head_dim} is odd")
         self.head_dim = head_dim
         self.base = base
+        self.scaling = scaling
 
     def angles(self, positions: Tensor, dtype: torch.dtype = torch.float32) -> Tensor:
         """positions: [...] -> rotation angles m·θ_j, [..., head_dim / 2]."""
-        two_j = torch.arange(0, self.head_dim, 2, device=positions.device, dtype=dtype)
-        theta = self.base ** (-two_j / self.head_dim)  # [head_dim / 2], from 1 down to ~1/base
+        if self.scaling is not None:
+            # Computed in float64 on the CPU (rope_scaling.py), then moved: [head_dim / 2]
+            theta = inverse_frequencies(self.head_dim, self.base, self.scaling)
+            theta = theta.to(device=positions.device, dtype=dtype)
+        else:
+            two_j = torch.arange(0, self.head_dim, 2, device=positions.device, dtype=dtype)
+            theta = self.base ** (-two_j / self.head_dim)  # [head_dim / 2], from 1 to ~1/base
         return positions.to(dtype)[..., None] * theta
 
     def forward(self, x: Tensor, positions: Tensor | None = None, offset: int = 0) -> Tensor:

@@ -17,7 +17,14 @@ from quizapp.reference import PRESETS
 
 # Published totals: GPT-2 small (the released checkpoint), Llama 2 7B (Touvron et al. 2023),
 # bert-base-uncased including its pooler (Devlin et al. 2019).
-PUBLISHED = {"gpt2-small": 124_439_808, "llama2-7b": 6_738_415_616, "bert-base": 109_482_240}
+PUBLISHED = {
+    "gpt2-small": 124_439_808,
+    "llama2-7b": 6_738_415_616,
+    "bert-base": 109_482_240,
+    # Llama 3 8B and Mistral 7B v0.1: the model cards' exact sizes (grouped-query attention).
+    "llama3-8b": 8_030_261_248,
+    "mistral-7b": 7_241_732_096,
+}
 
 
 def count(**args: object) -> dict[str, object]:

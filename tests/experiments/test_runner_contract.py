@@ -27,6 +27,12 @@ SMALL_ARGS: dict[str, dict[str, object]] = {
     "residual_passthrough": {"d_model": 16, "n_tokens": 4},
     "head_parallelism": {"d_model": 64, "seq_len": 16},
     "learned_table_coverage": {"max_positions": 8, "seq_len": 12, "d_model": 4},
+    "kv_cache": {},
+    "gqa": {"d_model": 64, "n_heads": 8, "n_kv_heads": 2},
+    "rmsnorm": {},
+    "rope_scaling": {"head_dim": 16},
+    "alibi": {},
+    "sliding_window": {"window": 4, "n_layers": 3, "seq_len": 40},
 }
 # Computations that draw random weights or tokens: another seed must give other numbers.
 SEEDED = (
@@ -38,6 +44,9 @@ SEEDED = (
     "gradient_flow",
     "ln_placement",
     "residual_passthrough",
+    "gqa",
+    "rmsnorm",
+    "rope_scaling",
 )
 NAMES = [spec.name for spec in COMPUTATIONS]
 

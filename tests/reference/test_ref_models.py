@@ -31,6 +31,11 @@ PUBLISHED = {
     "gpt2-large": 774_030_080,
     "gpt2-xl": 1_557_611_200,
     "llama2-70b": 68_976_648_192,
+    # Meta's and Mistral AI's model cards (Hugging Face's exact sizes): grouped-query attention
+    # with 8 KV heads, SwiGLU d_ff 14,336 (8B, Mistral) and 28,672 (70B), untied heads.
+    "llama3-8b": 8_030_261_248,
+    "llama3-70b": 70_553_706_496,
+    "mistral-7b": 7_241_732_096,
 }
 
 
