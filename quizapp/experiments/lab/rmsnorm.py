@@ -18,6 +18,7 @@ def _max_diff(a: Tensor, b: Tensor) -> float:
     return float((a - b).abs().max())
 
 
+@torch.no_grad()  # nothing here is trained: no graph, and no warning when reading a scalar
 def rmsnorm(
     ctx: Context, *, d_model: int = 8, offset: float = 2.0, n_tokens: int = 4, eps: float = 1e-6
 ) -> Result:
