@@ -137,7 +137,7 @@ class QuizApp(App[None]):
 
         replace_bank(self, bank)
 
-    # -- sessions: quizapp/tui/components/sessions.py, quizapp/tui/components/drill.py ---------------------
+    # -- sessions: quizapp/tui/components/sessions.py, quizapp/tui/components/drill.py -------------
 
     def start_session(
         self,
@@ -190,7 +190,7 @@ class QuizApp(App[None]):
 
         start_drill(self, deck_ids)
 
-    # -- answers, written off the UI thread: quizapp/tui/components/history_writes.py ----------------------
+    # -- answers, written off the UI thread: quizapp/tui/components/history_writes.py --------------
 
     def on_answer(
         self,

@@ -1,10 +1,9 @@
 """No import cycles among quizapp's modules (issue 23), found with grimp, which import-linter
 brings: a cycle means neither side can be read, tested or changed alone.
 
-Imports made at run time, anywhere in a module (a function's lazy import too), may form no
-cycle at all. Imports for annotations only (`if TYPE_CHECKING:`) still form the ring listed
-in TYPE_ONLY_RINGS, which is to go (a protocol for what a component needs of `QuizApp`); no
-new one may appear, and a listed one may only shrink.
+None at run time (a function's lazy import counts too), and none through imports made for
+annotations only (`if TYPE_CHECKING:`): a component names what it needs of the app as a
+protocol (quizapp/tui/components/host.py), not the app class that imports it.
 """
 
 from __future__ import annotations
@@ -16,30 +15,6 @@ import grimp
 import pytest
 
 from tests.conftest import REPO
-
-# The rings that annotations alone still close, as they stand. Each is a set of modules under
-# quizapp. (the TUI's components name `QuizApp` in their signatures).
-TYPE_ONLY_RINGS = [
-    {
-        "tui.app",
-        "tui.components.live_reload",
-        "tui.components.palette",
-        "tui.components.quitting",
-        "tui.components.sessions",
-        "tui.components.startup",
-        "tui.components.drill",
-        "tui.components.hidden",
-        "tui.components.learning_wait",
-        "tui.components.quiz_mode",
-        "tui.screens.fit",
-        "tui.screens.home",
-        "tui.screens.quiz",
-        "tui.screens.readiness",
-        "tui.screens.stats",
-        "tui.components.trap_drill",
-        "tui.widgets.readiness_line",
-    },
-]
 
 
 def rings(graph: grimp.ImportGraph) -> list[set[str]]:
@@ -101,20 +76,11 @@ def described(ring: set[str], graph: grimp.ImportGraph) -> str:
     return "\n".join(lines)
 
 
-def test_no_module_imports_back_what_imports_it_at_run_time() -> None:
-    runtime = graph(type_checking=False)
-    found = rings(runtime)
-    assert not found, "import cycles:\n" + "\n".join(described(r, runtime) for r in found)
-
-
-def test_annotations_close_no_ring_beyond_the_listed_ones() -> None:
-    annotated = graph(type_checking=True)
-    new = [
-        ring for ring in rings(annotated) if not any(ring <= listed for listed in TYPE_ONLY_RINGS)
-    ]
-    assert not new, "new import cycles through annotations:\n" + "\n".join(
-        described(r, annotated) for r in new
-    )
+@pytest.mark.parametrize("type_checking", [False, True], ids=["run time", "annotations too"])
+def test_no_module_imports_back_what_imports_it(type_checking: bool) -> None:
+    imports = graph(type_checking=type_checking)
+    found = rings(imports)
+    assert not found, "import cycles:\n" + "\n".join(described(r, imports) for r in found)
 
 
 def test_the_ring_finder_finds_a_ring() -> None:
@@ -125,11 +91,3 @@ def test_the_ring_finder_finds_a_ring() -> None:
     for importer, imported in (("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")):
         made_up.add_import(importer=f"quizapp.{importer}", imported=f"quizapp.{imported}")
     assert rings(made_up) == [{"a", "b", "c"}]
-
-
-@pytest.mark.parametrize("ring", TYPE_ONLY_RINGS, ids=lambda r: sorted(r)[0])
-def test_each_listed_ring_is_still_there(ring: set[str]) -> None:
-    """A ring broken is taken off the list (which otherwise would let it come back)."""
-    assert any(ring <= found for found in rings(graph(type_checking=True))), (
-        f"{sorted(ring)} is no longer a ring: take it off TYPE_ONLY_RINGS"
-    )

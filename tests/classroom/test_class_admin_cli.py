@@ -62,7 +62,7 @@ def test_two_long_database_names_get_different_groups() -> None:
     assert class_roles(first).students != class_roles(second).students
 
 
-# -- init ---------------------------------------------------------------------------------------------
+# -- init ------------------------------------------------------------------------------------------
 
 
 def test_init_again_says_the_class_is_set_up(klass: ClassServer) -> None:
@@ -118,7 +118,7 @@ def test_every_command_has_help(klass: ClassServer, command: str) -> None:
     assert done.returncode == 0 and "--db" in done.stdout
 
 
-# -- students -----------------------------------------------------------------------------------------
+# -- students --------------------------------------------------------------------------------------
 
 
 def test_the_command_reads_its_own_db_option_too(klass: ClassServer) -> None:
@@ -213,7 +213,7 @@ def test_a_removed_student_cannot_sign_in_and_their_rows_stay(klass: ClassServer
     one_line_error(klass.cli("class", "remove-student", group), 2, "class's own roles")
 
 
-# -- the report ---------------------------------------------------------------------------------------
+# -- the report ------------------------------------------------------------------------------------
 
 
 def _report(klass: ClassServer, url: str, *options: str):

@@ -273,7 +273,7 @@ def test_reading_a_history_another_program_holds_locked(tmp_path: Path, capsys) 
     assert payload["totals"]["reviews"] == 4
 
 
-# -- damage and foreign files: moved aside, and said where ------------------------------------------
+# -- damage and foreign files: moved aside, and said where -----------------------------------------
 
 
 def corrupt(path: Path) -> None:

@@ -11,33 +11,16 @@ still holds, so it moves when a card is buried or suspended:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from quizapp.srs.memory.steps import LearningSteps
+from quizapp.tui.components.drill_plan import DrillPlan
 
 if TYPE_CHECKING:
-    from quizapp.bank.session import QuizSession
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
-@dataclass
-class DrillPlan:
-    due_ids: frozenset[str]  # the cards that were due when the drill began (the rest are new)
-    steps: LearningSteps = field(default_factory=LearningSteps)
-
-    def title(self, session: QuizSession) -> str:
-        """What the drill holds: the cards answered or still to come, not those put away."""
-        held = {a.question.id for a in session.attempts}
-        held |= {q.id for q in session.questions[session.index :]}
-        held |= {q.id for _, q in self.steps.waiting}
-        due = len(held & self.due_ids)
-        learning = f" · {len(self.steps)} learning" if self.steps else ""
-        return f"Drill: {due} due, {len(held) - due} new{learning}"
-
-
-def start_drill(app: QuizApp, deck_ids: Sequence[str] = ()) -> None:
+def start_drill(app: AppHost, deck_ids: Sequence[str] = ()) -> None:
     """Today's due cards, then new ones up to the daily limit."""
     if app.history is None:
         app.notify(app.history_writes.missing("Drills need"), severity="error", markup=False)

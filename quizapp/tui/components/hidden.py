@@ -15,12 +15,12 @@ from quizapp.tui.text.prompt_text import short_prompt
 
 if TYPE_CHECKING:
     from quizapp.bank import Question
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 TOAST_PROMPT_WIDTH = 34  # a toast is 40 columns wide at 80, less its border and padding
 
 
-def leave_out_hidden(app: QuizApp, pool: list[Question]) -> list[Question] | None:
+def leave_out_hidden(app: AppHost, pool: list[Question]) -> list[Question] | None:
     """`pool` without suspended and buried cards; None (and a toast saying why) when that
     leaves nothing."""
     from quizapp.srs.memory.scheduling import utc_now
@@ -44,7 +44,7 @@ def leave_out_hidden(app: QuizApp, pool: list[Question]) -> list[Question] | Non
     return kept
 
 
-def bury_or_suspend(app: QuizApp, question: Question, action: str) -> None:
+def bury_or_suspend(app: AppHost, question: Question, action: str) -> None:
     if app.history is None:
         app.notify(
             app.history_writes.missing("Burying and suspending need"),
@@ -65,7 +65,7 @@ def bury_or_suspend(app: QuizApp, question: Question, action: str) -> None:
         app.notify(what, title="Suspended (ctrl+p brings it back)", timeout=4, markup=False)
 
 
-def bring_back(app: QuizApp, action: str) -> None:
+def bring_back(app: AppHost, action: str) -> None:
     """Pick suspended (`suspend`) or buried (`bury`) cards to bring back into sessions."""
     from quizapp.tui.screens.suspended import BuriedCards, SuspendedCards
 

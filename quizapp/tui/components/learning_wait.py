@@ -11,27 +11,47 @@ once it is due. When nothing else is left, the screen waits for it with a countd
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from quizapp.srs.memory.scheduling import utc_now
 from quizapp.srs.memory.steps import countdown
 
 if TYPE_CHECKING:
-    from quizapp.tui.components.drill import DrillPlan
-    from quizapp.tui.screens.quiz import QuizScreen
+    from quizapp.bank.session import QuizSession
+    from quizapp.tui.components.drill_plan import DrillPlan
+    from quizapp.tui.components.history_writes import Scheduled
 
 TICK_SECONDS = 1.0
+W = TypeVar("W", bound=Widget)
 
 
 class WaitNote(Static):
     DEFAULT_CSS = "WaitNote { margin: 1 2; }"
 
 
+class WaitingScreen(Protocol):
+    """What the wait needs of the quiz screen (quizapp/tui/screens/quiz.py, which holds the
+    wait): named here rather than imported, so that neither module imports the other."""
+
+    state: str
+    scheduled: Scheduled | None
+    session: QuizSession
+
+    def show_progress(self) -> None: ...
+    async def show_question(self) -> None: ...
+    def query_one(self, selector: str, expect_type: type[W] = ...) -> W: ...
+    def set_interval(self, interval: float, callback: Callable[[], object]) -> Timer: ...
+    def refresh_bindings(self) -> None: ...
+    def call_later(self, callback: Callable[[], object]) -> bool: ...
+
+
 class LearningWait:
-    def __init__(self, screen: QuizScreen, drill: DrillPlan) -> None:
+    def __init__(self, screen: WaitingScreen, drill: DrillPlan) -> None:
         self.screen = screen
         self.steps = drill.steps
         self.timer: Timer | None = None

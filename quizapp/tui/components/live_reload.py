@@ -14,13 +14,13 @@ from quizapp.wording import plural
 if TYPE_CHECKING:
     from quizapp.bank import Bank
     from quizapp.bank.diagnostics import Diagnostic
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
     from quizapp.tui.components.reload import Reload
 
 MOST_PROBLEMS_SHOWN = 5  # a toast has room for a few; the rest are counted
 
 
-def start_watching(app: QuizApp) -> None:
+def start_watching(app: AppHost) -> None:
     if not (app.options.watch and app.options.bank_paths):
         return
     from quizapp.tui.components.reload import BankWatcher
@@ -30,7 +30,7 @@ def start_watching(app: QuizApp) -> None:
     app.set_interval(app.options.watch_interval, lambda: poll_bank_files(app), name="bank watch")
 
 
-def poll_bank_files(app: QuizApp) -> None:
+def poll_bank_files(app: AppHost) -> None:
     if app.watcher is None:
         return
     try:
@@ -50,7 +50,7 @@ def poll_bank_files(app: QuizApp) -> None:
         announce(app, change)
 
 
-def replace_bank(app: QuizApp, bank: Bank) -> None:
+def replace_bank(app: AppHost, bank: Bank) -> None:
     """Swap in a new bank. New sessions use it; a session in progress keeps its questions."""
     from quizapp.tui.screens.home import HomeScreen
 
@@ -71,7 +71,7 @@ def problem_lines(problems: Sequence[Diagnostic]) -> list[str]:
     return lines
 
 
-def announce(app: QuizApp, change: Reload) -> None:
+def announce(app: AppHost, change: Reload) -> None:
     hint = " · ctrl+r restarts the preview with it" if app.options.preview else ""
     for verb, decks in (("Reloaded", change.reloaded), ("Loaded new", change.added)):
         for deck in decks:

@@ -24,15 +24,15 @@ from quizapp.tui.text.literal import markup_escaped
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
 @dataclass(frozen=True)
 class PaletteCommand:
     title: str  # read as markup by the palette: never put bank text here unescaped
     help: str
-    run: Callable[[QuizApp], object]  # what picking it does
-    offered: Callable[[QuizApp], bool] = lambda app: True  # whether the palette lists it
+    run: Callable[[AppHost], object]  # what picking it does
+    offered: Callable[[AppHost], bool] = lambda app: True  # whether the palette lists it
 
 
 # The palette shows its entries sorted by title, so where a line goes here does not matter.
@@ -72,7 +72,7 @@ COMMANDS: tuple[PaletteCommand, ...] = (
 )
 
 
-def palette_commands(app: QuizApp) -> Iterable[SystemCommand]:
+def palette_commands(app: AppHost) -> Iterable[SystemCommand]:
     yield from deck_commands(app)
     yield from computation_commands(app)
     yield from device_commands(app, app.lab)
@@ -82,7 +82,7 @@ def palette_commands(app: QuizApp) -> Iterable[SystemCommand]:
         yield SystemCommand(command.title, command.help, partial(command.run, app))
 
 
-def deck_commands(app: QuizApp) -> Iterable[SystemCommand]:
+def deck_commands(app: AppHost) -> Iterable[SystemCommand]:
     """A session on each deck, then on all of them."""
     for deck in app.bank.decks:
         # The palette reads its titles and help as markup, and nothing else.
@@ -95,7 +95,7 @@ def deck_commands(app: QuizApp) -> Iterable[SystemCommand]:
     yield SystemCommand("Deck: everything", "Start a session on every deck", app.start_session)
 
 
-def computation_commands(app: QuizApp) -> Iterable[SystemCommand]:
+def computation_commands(app: AppHost) -> Iterable[SystemCommand]:
     """The lab on each named computation, on its own screen."""
     from quizapp.experiments.registry import COMPUTATIONS
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
-def quit_question(app: QuizApp) -> tuple[str, str] | None:
+def quit_question(app: AppHost) -> tuple[str, str] | None:
     """What to ask before quitting, and the detail under it; None: just quit."""
     from quizapp.tui.screens.exam import ExamScreen
     from quizapp.tui.screens.quiz import QuizScreen
@@ -37,7 +37,7 @@ def quit_question(app: QuizApp) -> tuple[str, str] | None:
     return None if question is None else (question, detail or "")
 
 
-def quit_when_confirmed(app: QuizApp) -> None:
+def quit_when_confirmed(app: AppHost) -> None:
     from quizapp.tui.screens.confirm import Confirm
 
     if isinstance(app.screen, Confirm):
@@ -54,7 +54,7 @@ def quit_when_confirmed(app: QuizApp) -> None:
     app.push_screen(Confirm(*asked), confirmed)
 
 
-async def save_and_exit(app: QuizApp) -> None:
+async def save_and_exit(app: AppHost) -> None:
     """One more bounded try at what waits, off the UI thread, then go."""
     if app.history_writes.pending:
         app.notify("Saving what waits…", title="Review history", timeout=5)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.study.counts import HomeCounts
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
 def quiz_kind(settings: Settings) -> str:
@@ -32,7 +32,7 @@ def quiz_mode_text(reschedules: bool) -> str:
     return "Off (r): a quiz is practice; the schedule stays as drills set it."
 
 
-def set_quiz_reschedules(app: QuizApp, on: bool) -> None:
+def set_quiz_reschedules(app: AppHost, on: bool) -> None:
     """Switch the mode for the quizzes to come, and remember it in config.toml."""
     from quizapp.srs.config import ConfigError
     from quizapp.srs.config_file import set_config_value

@@ -13,12 +13,12 @@ from quizapp.wording import plural
 
 if TYPE_CHECKING:
     from quizapp.bank import Question
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
     from quizapp.tui.components.reload import PreviewTarget
 
 
 def start_session(
-    app: QuizApp,
+    app: AppHost,
     *,
     deck_ids: Sequence[str] = (),
     tags: Sequence[str] = (),
@@ -72,7 +72,7 @@ def start_session(
 
 
 def start_preview(
-    app: QuizApp, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
+    app: AppHost, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
 ) -> None:
     """A session on just these questions (ids) and files, in the order given; their options
     shuffled as a student sees them, unless `quizapp preview --no-shuffle` asked for the file's.
@@ -110,7 +110,7 @@ def start_preview(
     )
 
 
-async def restart_preview(app: QuizApp) -> None:
+async def restart_preview(app: AppHost) -> None:
     """Start the preview again on the bank as it now stands, at the question on screen."""
     from quizapp.tui.screens.home import HomeScreen
     from quizapp.tui.screens.quiz import QuizScreen
@@ -125,7 +125,7 @@ async def restart_preview(app: QuizApp) -> None:
 
 
 def start_exam(
-    app: QuizApp, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
+    app: AppHost, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
 ) -> None:
     """A timed mock exam sampled by the decks' exam weights; no feedback until submit."""
     from quizapp.exam import ExamSession

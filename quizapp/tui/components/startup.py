@@ -17,10 +17,10 @@ from quizapp.tui.components.first_frame import after_first_frame, log_startup
 from quizapp.tui.components.theme_memory import remember_theme_picks
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
-def on_first_layout(app: QuizApp) -> None:
+def on_first_layout(app: AppHost) -> None:
     """Textual's Ready: the first layout is done, and the frame is on its way to the terminal."""
     app.startup_seconds = time.perf_counter() - STARTED_AT
     app.torch_loaded_at_first_screen = "torch" in sys.modules
@@ -34,7 +34,7 @@ def on_first_layout(app: QuizApp) -> None:
     after_first_frame(app, lambda: after_first_frame_out(app))
 
 
-def after_first_frame_out(app: QuizApp) -> None:
+def after_first_frame_out(app: AppHost) -> None:
     """Open the history (its writer thread), watch the bank files, and import torch."""
     from quizapp.tui.components.live_reload import start_watching
 

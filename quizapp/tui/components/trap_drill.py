@@ -13,7 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 NO_TRAPS_YET = (
     "No traps to drill yet. When you pick a wrong option or type a known wrong number, "
@@ -25,12 +25,12 @@ ALL_CLEARED = (
 )
 
 
-def opening_drill(app: QuizApp) -> Callable[[], None]:
+def opening_drill(app: AppHost) -> Callable[[], None]:
     """The drill `quizapp drill` opens on: today's, or with --traps the trap drill."""
     return partial(start_trap_drill, app) if app.options.start == "traps" else app.start_drill
 
 
-def start_trap_drill(app: QuizApp) -> None:
+def start_trap_drill(app: AppHost) -> None:
     if app.history is None:
         app.notify(
             app.history_writes.missing("The trap drill needs"), severity="error", markup=False

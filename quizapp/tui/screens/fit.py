@@ -35,7 +35,7 @@ from quizapp.tui.text.literal import literal
 
 if TYPE_CHECKING:
     from quizapp.srs.store.history import HistoryLocation
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 TITLE = "Fit the scheduler to my history"
 ERROR_PREFIX = "quizapp optimize: error: "
@@ -63,7 +63,7 @@ def child_environment(db: HistoryLocation) -> dict[str, str]:
     return env
 
 
-def open_fit_screen(app: QuizApp) -> None:
+def open_fit_screen(app: AppHost) -> None:
     history = app.history_writes
     if history.failure is not None or history.reader is None:
         app.notify(history.missing("Fitting the scheduler needs"), severity="warning", markup=False)

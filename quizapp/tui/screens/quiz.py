@@ -48,7 +48,7 @@ from quizapp.tui.widgets.session_progress import SessionProgress
 from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from quizapp.tui.components.drill import DrillPlan
+    from quizapp.tui.components.drill_plan import DrillPlan
     from quizapp.tui.components.history_writes import Scheduled
 
 KEY_HINTS = {

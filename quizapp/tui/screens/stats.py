@@ -27,7 +27,7 @@ from quizapp.tui.widgets.traps_view import traps_section
 from quizapp.wording import plural
 
 if TYPE_CHECKING:
-    from quizapp.tui.app import QuizApp
+    from quizapp.tui.components.host import AppHost
 
 
 def percent(value: float | None) -> str:
@@ -291,7 +291,7 @@ def _minutes(seconds: float) -> str:
     return f"{minutes}:{rest:02d}"
 
 
-def open_stats(app: QuizApp) -> None:
+def open_stats(app: AppHost) -> None:
     """`S` on the home screen, and the palette's Stats."""
     if app.history is None:
         app.notify(app.history_writes.missing("Stats need"), severity="warning", markup=False)
