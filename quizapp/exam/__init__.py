@@ -1,7 +1,8 @@
 """Mock exams: questions sampled by deck weight, a countdown, no feedback until submit.
 
 Pure Python: nothing here imports torch or textual. The TUI side is
-quizapp.tui.screens.exam (ExamScreen, ExamReportScreen).
+quizapp.tui.screens.exam (ExamScreen) and quizapp.tui.screens.exam_report
+(ExamReportScreen).
 """
 
 from quizapp.exam.sampling import (

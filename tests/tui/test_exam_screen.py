@@ -16,7 +16,8 @@ from quizapp.bank import Flashcard, load_bank
 from quizapp.exam.session import ExamResult, ExamSession
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.components.lab_service import LabService
-from quizapp.tui.screens.exam import ExamReportScreen, ExamReviewScreen, ExamScreen
+from quizapp.tui.screens.exam import ExamScreen
+from quizapp.tui.screens.exam_report import ExamReportScreen, ExamReviewScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList

@@ -143,7 +143,8 @@ def test_nothing_due_says_when_the_next_card_is(tmp_path: Path) -> None:
 
 
 def test_an_exam_started_by_the_app_is_recorded_in_the_history(tmp_path: Path) -> None:
-    from quizapp.tui.screens.exam import ExamReportScreen, ExamScreen
+    from quizapp.tui.screens.exam import ExamScreen
+    from quizapp.tui.screens.exam_report import ExamReportScreen
 
     db = tmp_path / "history.sqlite3"
     app = make_app(db)

@@ -20,7 +20,7 @@ from quizapp.bank.model import NumericQuestion
 from quizapp.bank.number_examples import WHOLE_CANDIDATES
 from quizapp.bank.variants import assignments, compute_args, instantiate
 from quizapp.experiments.result import Result
-from quizapp.tui.screens.exam import EXAM_ENTER
+from quizapp.tui.text.exam_lines import EXAM_ENTER
 from quizapp.tui.text.number_examples import BankNumbers
 from quizapp.tui.widgets.answer_input import numeric_hint
 from tests.tui.number_forms import key_shown, shown_forms, values_near

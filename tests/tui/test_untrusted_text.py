@@ -30,7 +30,8 @@ from quizapp.srs.memory.scheduling import utc_now
 from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.screens.confirm import Confirm
-from quizapp.tui.screens.exam import ExamReportScreen, ExamReviewScreen, ExamScreen
+from quizapp.tui.screens.exam import ExamScreen
+from quizapp.tui.screens.exam_report import ExamReportScreen, ExamReviewScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.screens.review import ReviewScreen

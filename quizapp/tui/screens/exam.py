@@ -1,79 +1,56 @@
-"""The mock exam: every question a key away, a countdown, no feedback until submit; the report.
+"""The mock exam: every question a key away, a countdown, no feedback until submit.
 
 ExamScreen asks; answers can change (and questions be flagged) until the student submits or
-the clock runs out. Then derived numeric keys are computed in a thread worker ("grading…")
-and ExamReportScreen shows the score by topic, pass or fail, and every missed question, each
-opening the usual feedback and live lab.
+the clock runs out. Then derived numeric keys are computed in a thread worker ("grading…",
+quizapp/tui/components/exam_grading.py) and ExamReportScreen (exam_report.py) shows the
+score by topic, pass or fail, and every missed question. What the lines say, from the exam's
+state, is in quizapp/tui/text/exam_lines.py.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import (
-    Button,
-    DataTable,
-    Footer,
-    Input,
-    Label,
-    OptionList,
-    Static,
-)
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from quizapp.bank.answers import NumberFormatError, parse_number
-from quizapp.bank.model import ComputeSpec, NumericQuestion, Question, QuestionType
+from quizapp.bank.model import ComputeSpec, Question
 from quizapp.bank.number_examples import NumberExamples
-from quizapp.bank.session import Attempt
-from quizapp.exam.session import (
-    NO_ANSWER,
-    ExamClosed,
-    ExamResult,
-    ExamSession,
-    format_duration,
-)
+from quizapp.exam.session import ExamClosed, ExamResult, ExamSession
+from quizapp.tui.components.exam_grading import compute_derived_keys, run_key
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.confirm import Confirm
-from quizapp.tui.screens.review import ReviewScreen
-from quizapp.tui.text.literal import literal, one_line
-from quizapp.tui.widgets.answer_input import (
-    answer_widget,
-    choice_answer,
-    numeric_hint,
-    read_answer,
+from quizapp.tui.screens.exam_report import ExamReportScreen
+from quizapp.tui.text.exam_lines import (
+    NAV_HINT,
+    key_hint,
+    meta_line,
+    nav_line,
+    position_line,
+    submit_detail,
+    subtitle,
+    typed_number_problem,
 )
+from quizapp.tui.text.literal import literal
+from quizapp.tui.widgets.answer_input import answer_widget, choice_answer, read_answer
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.choice_list import ChoiceList
-from quizapp.tui.widgets.feedback import Feedback
-from quizapp.tui.widgets.lab_panel import LabPanel
 from quizapp.tui.widgets.ordering_list import OrderingList
 from quizapp.tui.widgets.question_body import QuestionBody
 from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
 
-EXAM_ENTER = "Enter keep it and go on"
-EXAM_HINTS = {
-    QuestionType.SINGLE_CHOICE: f"1–9 pick · {EXAM_ENTER}",
-    QuestionType.MULTIPLE_CHOICE: f"Select all that apply: 1–9 toggle · {EXAM_ENTER}",
-    QuestionType.TRUE_FALSE: f"1 True · 2 False · {EXAM_ENTER}",
-    QuestionType.ORDERING: f"↑/↓ choose a step · shift+↑/↓ or [ ] move it · {EXAM_ENTER}",
-}
-NAV_HINT = "n/→ next · p/← previous · f flag · g go to · ctrl+s submit"
 PASSTHROUGH = "npfg"  # a number box leaves these to the exam's keys: no number has them
 TICK_SECONDS = 0.25
 LOW_TIME_SECONDS = 60.0
-GRADING_TIMEOUT = 180.0  # seconds to wait for one derived key's computation (torch warm-up too)
-FLASHCARD_NOTE = "Flashcards are self-graded, so exams leave them out"
 
 OnSubmit = Callable[[ExamResult], None]
 
@@ -145,14 +122,17 @@ class ExamScreen(Screen[None]):
             yield Button("Submit (ctrl+s)", id="exam-submit", compact=True, variant="primary")
         with Horizontal(id="exam-main"):
             yield OptionList(
-                *(Option(self._nav_prompt(i), id=q.id) for i, q in enumerate(self.exam.questions)),
+                *(
+                    Option(nav_line(self.exam, i), id=q.id)
+                    for i, q in enumerate(self.exam.questions)
+                ),
                 id="exam-nav",
             )
             yield QuestionBody(id="exam-body", can_focus=True)
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.sub_title = self._subtitle()
+        self.sub_title = subtitle(self.exam)
         self.query_one("#exam-nav", OptionList).border_title = "questions (g)"
         asked, available = self.exam.requested or 0, len(self.exam.questions)
         if asked > available:  # --questions 1000: said now, not only in the report
@@ -172,10 +152,6 @@ class ExamScreen(Screen[None]):
         if self.state == "asking" and self._showing is not None:
             self.call_after_refresh(self._refresh_status)
 
-    def _subtitle(self) -> str:
-        minutes = format_duration(self.exam.duration)
-        return f"{self.exam.title}: {plural(len(self.exam.questions), 'question')} in {minutes}"
-
     @property
     def question(self) -> Question:
         return self.exam.current
@@ -185,48 +161,20 @@ class ExamScreen(Screen[None]):
         """True until the exam is submitted: quitting now would lose it."""
         return not self.exam.submitted
 
-    def _nav_prompt(self, index: int) -> Text:
-        question = self.exam.questions[index]
-        answered = self.exam.is_answered(question.id)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{index + 1:>{len(str(len(self.exam.questions)))}} ")
-        if self.exam.is_unreadable(question.id):
-            # Kept, but not a number: it would be marked wrong, so it does not count as answered.
-            text.append("✗", style="bold red")
-        else:
-            text.append("●" if answered else "○", style="green" if answered else "dim")
-        text.append("⚑" if question.id in self.exam.flagged else " ", style="bold yellow")
-        text.append(" ")
-        text.append(question.topic, style="" if answered else "dim")
-        return text
-
     def _refresh_status(self) -> None:
         exam = self.exam
         position = self.query_one("#exam-position", Label)
-        counts = [f"{len(exam.answered)} answered"]
-        if exam.unreadable:  # kept, but not counted as answered: see the ✗ in the list
-            counts.append(f"{len(exam.unreadable)} not a number")
-        counts.append(f"{len(exam.flagged)} flagged")
-        where = f"Question {exam.index + 1} of {len(exam.questions)}"
-        text = " · ".join([where, *counts])
-        if position.size.width and len(text) > position.size.width:  # a narrow terminal
-            text = " · ".join([f"Q {exam.index + 1}/{len(exam.questions)}", *counts])
-        position.update(text)
+        position.update(position_line(exam, position.size.width))
         nav = self.query_one("#exam-nav", OptionList)
         for index in range(len(exam.questions)):
-            nav.replace_option_prompt_at_index(index, self._nav_prompt(index))
+            nav.replace_option_prompt_at_index(index, nav_line(self.exam, index))
         if nav.highlighted != exam.index and not nav.has_focus:
             nav.highlighted = exam.index
         meta = self.query("#question-meta")
         if meta:
             label = meta.first(Label)
-            label.update(literal(self._meta_text(self.question)))
+            label.update(literal(meta_line(self.exam, self.question)))
             label.set_class(self.question.id in exam.flagged, "-flagged")
-
-    def _meta_text(self, question: Question) -> str:
-        kind = question.type.value.replace("_", " ")
-        flag = "⚑ flagged for review · " if question.id in self.exam.flagged else ""
-        return f"{flag}{question.topic} · {question.difficulty.value} · {kind}"
 
     # -- showing a question ----------------------------------------------------------------------
 
@@ -241,10 +189,10 @@ class ExamScreen(Screen[None]):
         )
         await body.mount_all(
             [
-                Label(literal(self._meta_text(question)), id="question-meta"),
+                Label(literal(meta_line(self.exam, question)), id="question-meta"),
                 BankMarkdown(question.prompt, id="prompt"),
                 widget,
-                Label(self._hint(question), id="key-hint"),
+                Label(key_hint(question, self._examples(question)), id="key-hint"),
                 Label(NAV_HINT, id="nav-hint"),
             ]
         )
@@ -254,11 +202,6 @@ class ExamScreen(Screen[None]):
         if isinstance(widget, Input):
             self._check_number(widget.value)
         self.call_after_refresh(self._focus_answer)
-
-    def _hint(self, question: Question) -> str | Text:
-        if isinstance(question, NumericQuestion):
-            return numeric_hint(question, EXAM_ENTER, self._examples(question))
-        return EXAM_HINTS.get(question.type, "")
 
     def _examples(self, question: Question) -> NumberExamples | None:
         return self.app.number_examples.examples_for(question)  # type: ignore[attr-defined]
@@ -344,21 +287,11 @@ class ExamScreen(Screen[None]):
         hint = self.query("#key-hint")
         if not hint:
             return True
-        label = hint.first(Label)
-        question = self.question
-        unit = question.answer.unit if isinstance(question, NumericQuestion) else None
-        try:
-            if text.strip():
-                parse_number(text, unit)
-        except NumberFormatError as exc:
-            examples = self._examples(question)
-            reason = exc.explained(examples.whole if examples else None)
-            label.update(literal(f"{reason}: as typed, this answer would be marked wrong"))
-            label.add_class("-error")
-            return False
-        label.update(self._hint(question))
-        label.remove_class("-error")
-        return True
+        label, examples = hint.first(Label), self._examples(self.question)
+        problem = typed_number_problem(self.question, text, examples)
+        label.update(literal(problem) if problem else key_hint(self.question, examples))
+        label.set_class(problem is not None, "-error")
+        return problem is None
 
     def _keep(self, answer) -> bool:
         try:
@@ -440,24 +373,8 @@ class ExamScreen(Screen[None]):
                 self._close(timed_out=False)
 
         # Kept to be told the time left on each tick: the student may think it over a while.
-        self._submit_dialog = Confirm("Submit the exam?", self._submit_detail())
+        self._submit_dialog = Confirm("Submit the exam?", submit_detail(self.exam))
         self.app.push_screen(self._submit_dialog, submitted)
-
-    def _submit_detail(self) -> str:
-        exam = self.exam
-        unanswered, flagged, unreadable = exam.unanswered, exam.flagged_ids, exam.unreadable
-        numbers = ", ".join(str(self._number(q)) for q in flagged)
-        lines = [
-            f"{len(unanswered)} unanswered (marked wrong)",
-            f"{len(flagged)} flagged for review" + (f": {numbers}" if flagged else ""),
-        ]
-        if unreadable:
-            lines.append(f"{plural(len(unreadable), 'numeric answer')} not a number (marked wrong)")
-        lines.append(f"{exam.remaining_text()}; answers cannot change after.")
-        return "\n".join(lines)
-
-    def _number(self, question_id: str) -> int:
-        return next(i for i, q in enumerate(self.exam.questions, 1) if q.id == question_id)
 
     def action_leave(self) -> None:
         focused = self.focused
@@ -504,7 +421,7 @@ class ExamScreen(Screen[None]):
         else:
             self._capture()  # choice lists and orderings say nothing when they change
             if self._submit_dialog is not None:
-                self._submit_dialog.set_detail(self._submit_detail())
+                self._submit_dialog.set_detail(submit_detail(self.exam))
 
     # -- submitting and grading ------------------------------------------------------------------
 
@@ -526,7 +443,7 @@ class ExamScreen(Screen[None]):
         derived = self.exam.derived_keys()
         body = self.query_one("#exam-body", VerticalScroll)
         body.remove_children()
-        runs = len({_run_key(spec) for spec in derived.values()})
+        runs = len({run_key(spec) for spec in derived.values()})
         status = "Grading…"
         if runs:
             status += f" running {plural(runs, 'live computation')} for the computed answers"
@@ -543,30 +460,9 @@ class ExamScreen(Screen[None]):
     def _compute_keys(self, derived: Mapping[str, ComputeSpec]) -> None:
         """In a worker thread: each derived key's computation, once per distinct run."""
         worker = get_current_worker()
-        found: dict[tuple, Mapping[str, object] | None] = {}
-        values: dict[str, Mapping[str, object]] = {}
-        errors: list[str] = []
-        for qid, spec in derived.items():
-            key = _run_key(spec)
-            if key not in found:
-                deadline = time.monotonic() + GRADING_TIMEOUT
-
-                def give_up(deadline: float = deadline) -> bool:
-                    return worker.is_cancelled or time.monotonic() > deadline
-
-                try:
-                    result = self.lab.run(spec.name, dict(spec.args), is_cancelled=give_up)
-                except Exception as error:  # a failed key leaves its question unscored
-                    found[key] = None
-                    errors.append(f"{spec.name}: {type(error).__name__}: {error}")
-                else:
-                    found[key] = dict(result.values)
-            if worker.is_cancelled:
-                return
-            computed = found[key]
-            if computed is not None:
-                values[qid] = computed
-        self.app.call_from_thread(self._graded, values, errors)
+        computed = compute_derived_keys(self.lab, derived, lambda: worker.is_cancelled)
+        if computed is not None:
+            self.app.call_from_thread(self._graded, *computed)
 
     async def _graded(
         self, derived: Mapping[str, Mapping[str, object]], errors: Sequence[str] = ()
@@ -596,151 +492,4 @@ class ExamScreen(Screen[None]):
         self.app.switch_screen(ExamReportScreen(result, self.lab))
 
 
-def _run_key(spec: ComputeSpec) -> tuple:
-    return (spec.name, tuple(sorted((k, repr(v)) for k, v in spec.args.items())))
-
-
-class ExamReviewScreen(ReviewScreen):
-    """A missed exam question: ReviewScreen, with the whys of the options the student picked."""
-
-    def __init__(self, attempt: Attempt, lab: LabService, selected: frozenset[int]) -> None:
-        super().__init__(attempt, lab)
-        self.selected = selected
-
-    def compose(self) -> ComposeResult:
-        question = self.attempt.question
-        yield TitleBar()
-        with VerticalScroll(id="review-body", can_focus=True):
-            yield BankMarkdown(question.prompt, id="prompt")
-            yield Feedback(question, self.attempt.grade, self.selected)
-            yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
-        yield Footer()
-
-
-class ExamReportScreen(Screen[None]):
-    DEFAULT_CSS = """
-    ExamReportScreen #report-body { padding: 1 2; height: 1fr; }
-    ExamReportScreen #exam-score { text-style: bold; }
-    ExamReportScreen #exam-verdict { text-style: bold; padding: 0 1; margin: 1 0 0 0; }
-    ExamReportScreen #exam-verdict.-pass { background: $success 35%; }
-    ExamReportScreen #exam-verdict.-fail { background: $error 35%; }
-    ExamReportScreen #exam-facts, ExamReportScreen #exam-notes { color: $text-muted; }
-    ExamReportScreen #exam-by-topic { height: auto; max-height: 12; }
-    ExamReportScreen #exam-missed {
-        height: 1fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis;
-    }
-    """
-
-    BINDINGS = [Binding("escape,h", "home", "Home")]
-
-    def __init__(self, result: ExamResult, lab: LabService) -> None:
-        super().__init__(id="exam-report")
-        self.result = result
-        self.lab = lab
-
-    def compose(self) -> ComposeResult:
-        result = self.result
-        yield TitleBar()
-        with Vertical(id="report-body"):
-            yield Label(
-                f"Score: {result.correct} of {result.questions} ({100 * result.score:.0f}%)",
-                id="exam-score",
-            )
-            verdict = "PASS" if result.passed else "FAIL"
-            label = Label(
-                f"{verdict}: {100 * result.threshold:.0f}% needed to pass", id="exam-verdict"
-            )
-            label.add_class("-pass" if result.passed else "-fail")
-            yield label
-            yield Label(self._facts(), id="exam-facts")
-            notes = self._notes()
-            if notes:
-                yield Static(literal("\n".join(notes)), id="exam-notes")
-            yield Label("By topic", classes="pane-title")
-            yield DataTable(id="exam-by-topic", cursor_type="none")
-            missed = result.missed
-            if missed:
-                yield Label(
-                    f"Missed ({len(missed)}): Enter opens the explanation and the lab",
-                    classes="pane-title",
-                )
-                yield OptionList(
-                    *(Option(self._missed_prompt(a), id=str(i)) for i, a in enumerate(missed)),
-                    id="exam-missed",
-                )
-            else:
-                yield Label("Nothing missed.", id="no-missed")
-        yield Footer()
-
-    def _facts(self) -> str:
-        result = self.result
-        used = f"Time used {format_duration(result.seconds)} of {format_duration(result.duration)}"
-        if result.timed_out:
-            used += " (time ran out)"
-        parts = [used, f"{len(result.unanswered)} unanswered", f"{len(result.flagged)} flagged"]
-        # The seed on a line of its own: cut short at 80 columns it would name another exam.
-        return (
-            " · ".join(parts)
-            + f"\nSeed {result.seed} (quizapp exam --seed {result.seed} asks the same)"
-        )
-
-    def _notes(self) -> list[str]:
-        result = self.result
-        notes = []
-        if result.excluded_flashcards:
-            notes.append(f"{FLASHCARD_NOTE} ({result.excluded_flashcards} in the bank).")
-        else:
-            notes.append(f"{FLASHCARD_NOTE}.")
-        asked = len(result.attempts) + len(result.unscored)
-        if asked < result.requested:
-            notes.append(
-                f"Asked for {plural(result.requested, 'question')}; "
-                f"the bank had {asked} an exam can use."
-            )
-        if result.unscored:
-            notes.append(
-                f"Not scored ({len(result.unscored)}): the computation behind the key failed: "
-                + ", ".join(result.unscored)
-            )
-        return notes
-
-    def _missed_prompt(self, attempt: Attempt) -> Text:
-        question = attempt.question
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("✗ ", style="bold red")
-        # The marks before the prompt: on one line the prompt's end may be cut (with a …).
-        if question.id in self.result.flagged:
-            text.append("⚑ ", style="bold yellow")
-        text.append(question.id, style="bold")
-        if attempt.grade.given == NO_ANSWER:
-            text.append(" (no answer)", style="dim")
-        text.append(": ")
-        text.append(one_line(question.prompt))
-        return text
-
-    def on_mount(self) -> None:
-        result = self.result
-        self.sub_title = "Mock exam: " + ("passed" if result.passed else "not passed")
-        table = self.query_one("#exam-by-topic", DataTable)
-        table.add_columns("Topic", "Correct", "Questions", "%")
-        for topic in result.by_topic:
-            table.add_row(
-                literal(topic.topic),
-                str(topic.correct),
-                str(topic.questions),
-                f"{100 * topic.score:.0f}",
-            )
-        if self.query("#exam-missed"):
-            self.query_one("#exam-missed", OptionList).focus()
-
-    @on(OptionList.OptionSelected, "#exam-missed")
-    def _open_missed(self, event: OptionList.OptionSelected) -> None:
-        attempt = self.result.missed[int(event.option.id or 0)]
-        selected = self.result.selected.get(attempt.question.id, frozenset())
-        self.app.push_screen(ExamReviewScreen(attempt, self.lab, selected))
-
-    def action_home(self) -> None:
-        self.app.pop_screen()
-
-
-__all__ = ["ExamReportScreen", "ExamReviewScreen", "ExamScreen"]
+__all__ = ["ExamScreen"]
