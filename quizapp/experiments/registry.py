@@ -187,7 +187,7 @@ COMPUTATIONS: tuple[ComputationSpec, ...] = (
         name="permutation_demo",
         title="Attention is order-blind",
         description="Swap the words of a sentence and compare self-attention outputs, with and without positions.",
-        implementation="quizapp.experiments.lab.positions:permutation_demo",
+        implementation="quizapp.experiments.lab.permutation:permutation_demo",
         args=(
             Arg("sentence", "str", "dog bites man", "the original sentence"),
             Arg("swapped", "str", "man bites dog", "the same words in another order"),

@@ -10,11 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quizapp.experiments.context import Context
-from quizapp.experiments.lab.positions import (
-    permutation_demo,
-    positional_extrapolation,
-    rope_relative,
-)
+from quizapp.experiments.lab.permutation import permutation_demo
+from quizapp.experiments.lab.positions import positional_extrapolation, rope_relative
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.runner import run
 from quizapp.experiments.spec import ArgumentError
