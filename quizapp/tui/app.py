@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from quizapp.srs.config import Settings
     from quizapp.srs.memory.scheduling import Rating
     from quizapp.srs.store.history import HistoryStore
-    from quizapp.tui.components.history_writes import Scheduled
     from quizapp.tui.components.reload import BankWatcher, PreviewTarget
+    from quizapp.tui.components.scheduled import Scheduled
 
 __all__ = ["AppOptions", "QuizApp"]  # AppOptions is imported from here by the CLI and tests
 

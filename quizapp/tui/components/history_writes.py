@@ -23,8 +23,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -32,7 +31,13 @@ from quizapp.srs.store.history import PostgresLocation
 from quizapp.srs.store.writer import HistoryWriter, WriterClosed, WriterStatus
 from quizapp.srs.store.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
 from quizapp.tui.components.class_store import Outage, kept_line, quit_note, reconnect
-from quizapp.wording import plural
+from quizapp.tui.components.scheduled import Scheduled, schedule
+from quizapp.tui.text.history_lines import (
+    session_answers,
+    unsaved_at_quit,
+    waiting,
+    waiting_line,
+)
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -41,7 +46,7 @@ if TYPE_CHECKING:
     from quizapp.bank.grading import Grade
     from quizapp.exam.session import ExamResult
     from quizapp.srs.config import Settings
-    from quizapp.srs.memory.scheduling import Card, Rating, Scheduler
+    from quizapp.srs.memory.scheduling import Rating, Scheduler
     from quizapp.srs.store.history import HistoryLocation, HistoryStore, StudentToAsk
     from quizapp.srs.store.pending import PendingView
     from quizapp.srs.study.counts import HomeCounts
@@ -51,35 +56,6 @@ _T = TypeVar("_T")
 QUIET_SECONDS = 1.0  # a write that takes longer than this shows in the status bar
 QUIT_FLUSH_SECONDS = 3.0  # quitting with writes pending tries this long more
 UNMOUNT_FLUSH_SECONDS = 2.0
-
-
-def _what(pending: int, answers: int) -> str:
-    """ "2 answers", or "3 changes" when burying, suspending or an exam is among them."""
-    return plural(pending, "answer" if pending == answers else "change")
-
-
-@dataclass(frozen=True)
-class Scheduled:
-    """An answer as the scheduler took it: its rating, and the card before and after."""
-
-    question_id: str
-    rating: Rating
-    kind: str  # drill, quiz or practice
-    when: datetime
-    duration_ms: int
-    scheduler: Scheduler
-    before: Card | None  # None: a new card
-    after: Card | None  # None: a practice answer to a new card
-    ticket: Ticket | None  # None: no history, nothing saved
-    saved: bool  # False without a history
-
-    def note(self) -> str:
-        """The feedback's line, "Rated Good · back in 3 days", counted from the answer."""
-        from quizapp.srs.study.schedule_note import rating_name, schedule_note
-
-        if not self.saved:
-            return f"Rated {rating_name(self.rating)} · not saved (no review history)"
-        return schedule_note(self.rating, self.kind, self.before, self.after, self.when)
 
 
 class HistoryService:
@@ -217,7 +193,7 @@ class HistoryService:
                 return [*lines, quit_note(self.writer.status())]
             last = self.writer.last_cause() or "unknown error"
             left = self.writer.pending_writes()
-            what = _what(len(left), sum(isinstance(w, AnswerWrite) for w in left))
+            what = waiting(len(left), sum(isinstance(w, AnswerWrite) for w in left))
             lines.append(f"{what} could not be saved to {self.path}: {last}")
         return lines
 
@@ -323,11 +299,7 @@ class HistoryService:
                 self._recheck_timer_set = True
                 self.app.set_timer(QUIET_SECONDS, self._recheck)
             return ""
-        what = _what(status.pending, status.pending_answers)
-        verb = "is" if status.pending == 1 else "are"
-        if status.last_error is None:
-            return f"{what} {verb} being saved…"
-        return f"{what} not saved yet — retrying ({status.last_error})"
+        return waiting_line(status)
 
     def _recheck(self) -> None:
         self._recheck_timer_set = False
@@ -346,27 +318,14 @@ class HistoryService:
         status = self._status
         if not status.pending:
             return ""
-        if status.kept:
-            return quit_note(status)
-        what = _what(status.pending, status.pending_answers)
-        why = f" ({status.last_error})" if status.last_error else ""
-        return (
-            f"{what} not saved yet{why}.\nQuitting tries once more for up to "
-            f"{QUIT_FLUSH_SECONDS:g} s; what is still unsaved then is lost."
-        )
+        return quit_note(status) if status.kept else unsaved_at_quit(status, QUIT_FLUSH_SECONDS)
 
     def leave_note(self, answers: int) -> str:
         """For leaving a session: where its `answers` stand, saved or still waiting."""
-        given = f"{plural(answers, 'answer')} given in this session"
         if self.failure is not None or (self.writer is None and not self._asking_student):
-            return f"{given}; none are saved: this app runs without a review history."
+            return session_answers(answers, None)
         status = self.writer.status() if self.writer is not None else self._status  # as of now
-        if not status.pending:
-            return f"{given}, all saved."
-        if status.kept:
-            return f"{given}.\n{quit_note(status)}"
-        what = _what(status.pending, status.pending_answers)
-        return f"{given}.\n{what} not saved yet: the app keeps trying while it runs."
+        return session_answers(answers, status)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -468,7 +427,7 @@ class HistoryService:
         view = self.view()
         read = None if view is None else self.read(lambda: (view.card(question.id),), "the card")
         before = read[0] if read is not None else self._outage.cards.card(question.id)
-        scheduled = _schedule(
+        scheduled = schedule(
             Scheduled(
                 question_id=question.id,
                 rating=policy.rating_for(grade, seconds),
@@ -511,7 +470,7 @@ class HistoryService:
             except WriterClosed:
                 return scheduled
             self._refresh()
-        rescheduled = _schedule(replace(scheduled, rating=rating))
+        rescheduled = schedule(replace(scheduled, rating=rating))
         self._outage.cards.answered(scheduled.question_id, rescheduled.after)
         return rescheduled
 
@@ -568,21 +527,3 @@ class HistoryService:
         if view is None:
             return []
         return sorted(self.read(lambda: view.buried_ids(utc_now()), "buried cards") or [])
-
-
-def _schedule(scheduled: Scheduled) -> Scheduled:
-    """`scheduled` with `after` worked out as the writer will (the same fuzz, the same card)."""
-    from quizapp.srs.memory.scheduling import review
-    from quizapp.srs.store.sqlite.store import PRACTICE
-
-    if scheduled.kind == PRACTICE:
-        return replace(scheduled, after=scheduled.before)
-    after, _log = review(
-        scheduled.scheduler,
-        scheduled.before,
-        scheduled.rating,
-        scheduled.when,
-        scheduled.duration_ms,
-        fuzz_key=scheduled.question_id,
-    )
-    return replace(scheduled, after=after)

@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from quizapp.srs.memory.scheduling import Rating
     from quizapp.srs.store.history import HistoryStore
     from quizapp.tui.components.app_options import AppOptions
-    from quizapp.tui.components.history_writes import HistoryService, Scheduled
+    from quizapp.tui.components.history_writes import HistoryService
     from quizapp.tui.components.lab_service import LabService
     from quizapp.tui.components.reload import BankWatcher, PreviewTarget
+    from quizapp.tui.components.scheduled import Scheduled
     from quizapp.tui.text.number_examples import BankNumbers
 
 

@@ -24,7 +24,7 @@ from quizapp.srs.memory.steps import countdown
 if TYPE_CHECKING:
     from quizapp.bank.session import QuizSession
     from quizapp.tui.components.drill_plan import DrillPlan
-    from quizapp.tui.components.history_writes import Scheduled
+    from quizapp.tui.components.scheduled import Scheduled
 
 TICK_SECONDS = 1.0
 W = TypeVar("W", bound=Widget)

@@ -49,7 +49,7 @@ from quizapp.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from quizapp.tui.components.drill_plan import DrillPlan
-    from quizapp.tui.components.history_writes import Scheduled
+    from quizapp.tui.components.scheduled import Scheduled
 
 KEY_HINTS = {
     QuestionType.SINGLE_CHOICE: "1–9 pick · Enter submit",
