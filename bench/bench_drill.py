@@ -29,8 +29,9 @@ from quizapp.bank.model import (
     QuestionType,
 )
 from quizapp.srs.memory.scheduling import Card, Rating, make_scheduler
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.study.queue import build_drill_queue, start_of_day
+from quizapp.srs.times import to_ms
 
 N_CARDS = 100_000
 N_REVIEWS = 1_000_000

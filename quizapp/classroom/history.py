@@ -34,7 +34,7 @@ from quizapp.classroom.row_checks import (
 )
 from quizapp.srs.config import Settings
 from quizapp.srs.readiness.exam_model import ScoreSummary
-from quizapp.srs.store.sqlite.store import from_ms
+from quizapp.srs.times import from_ms
 
 if TYPE_CHECKING:
     from quizapp.srs.store.history import HistoryStore

@@ -19,7 +19,7 @@ from quizapp.classroom.report import build_report
 from quizapp.srs.config import Settings
 from quizapp.srs.store.history import PostgresLocation
 from quizapp.srs.store.open_history import open_writer
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 from tests.classroom.helpers import START
 from tests.postgres_server import STUDENTS_GROUP
 from tests.srs.readiness_helpers import answer

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.times import to_ms
 from tests.classroom.helpers import START
 from tests.srs.readiness_helpers import answer
 

@@ -15,7 +15,7 @@ import pytest
 from quizapp.bank import load_bank
 from quizapp.srs.store.history import PostgresLocation
 from quizapp.srs.store.open_history import open_writer
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 from tests.classroom.helpers import START
 from tests.srs.readiness_helpers import answer
 

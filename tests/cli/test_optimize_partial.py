@@ -19,7 +19,8 @@ from quizapp.srs.memory.horizon import optimal_retention, review_costs
 from quizapp.srs.memory.optimize import fit, report_lines
 from quizapp.srs.memory.pretrain import InitialStabilities
 from quizapp.srs.store.fits import active_fit, latest_fit, save_fit
-from quizapp.srs.store.sqlite.store import ReviewRow, ReviewStore
+from quizapp.srs.store.history import ReviewRow
+from quizapp.srs.store.sqlite.store import ReviewStore
 from tests.conftest import REPO
 from tests.srs.simulated_history import START, simulate_history, simulate_rows
 

@@ -17,7 +17,8 @@ from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from quizapp.srs.memory.scheduling import make_scheduler, review
-from quizapp.srs.store.sqlite.store import ReviewRow, ReviewStore
+from quizapp.srs.store.history import ReviewRow
+from quizapp.srs.store.sqlite.store import ReviewStore
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
 

@@ -10,7 +10,8 @@ import pytest
 from quizapp.srs.memory.model import MemoryModel
 from quizapp.srs.readiness.calibration import MIN_REVIEWS, calibrate, review_predictions
 from quizapp.srs.readiness.report import read_history
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.times import to_ms
 from tests.srs.readiness_helpers import answer, numeric, single
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)

@@ -17,7 +17,8 @@ from quizapp.srs.readiness.exam_model import exam_blueprint
 from quizapp.srs.readiness.forecast import Student, chances_at
 from quizapp.srs.readiness.report import assess, exam_moment, read_history
 from quizapp.srs.readiness.report_json import readiness_json
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
+from quizapp.srs.times import to_ms
 from tests.srs.readiness_helpers import SCHEDULER, deck, numeric, single, true_false
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

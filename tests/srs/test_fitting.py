@@ -28,7 +28,7 @@ from quizapp.srs.memory.fitting import (
     score,
     valid_parameters,
 )
-from quizapp.srs.store.sqlite.store import ReviewRow
+from quizapp.srs.store.history import ReviewRow
 from tests.srs.simulated_history import FORGETFUL
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)

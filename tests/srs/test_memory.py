@@ -10,7 +10,7 @@ import pytest
 
 from quizapp.srs.memory.model import DAY_MS, MemoryModel, memory_of
 from quizapp.srs.memory.scheduling import Card, Rating, Scheduler
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 
 GAPS_MINUTES = (1, 10, 300, 1439, 1440, 3000, 10_000, 40_000, 90_000)
 

@@ -18,8 +18,9 @@ from quizapp.bank.model import (
     QuestionType,
 )
 from quizapp.srs.memory.scheduling import Rating, make_scheduler
-from quizapp.srs.store.sqlite.store import ReviewStore, from_ms, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.study.queue import DrillQueue, build_drill_queue, start_of_day, tomorrow
+from quizapp.srs.times import from_ms, to_ms
 
 SCHEDULER = make_scheduler(fuzz=False)
 # Noon of a day, local time, whatever the machine's timezone: "today" is unambiguous.

@@ -19,8 +19,9 @@ from quizapp.srs.memory.scheduling import (
     make_scheduler,
     review,
 )
+from quizapp.srs.store.history import PRACTICE
 from quizapp.srs.store.pending import PendingView
-from quizapp.srs.store.sqlite.store import PRACTICE, ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.store.writer import HistoryWriter
 from quizapp.srs.store.writes import AnswerWrite, RerateWrite
 from tests.srs.filesystems import Lock

@@ -13,8 +13,9 @@ import pytest
 
 from quizapp.bank.model import Difficulty, Location, Question, QuestionType
 from quizapp.srs.memory.scheduling import Rating, State, make_scheduler
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.study.stats import MASTERY_STABILITY_DAYS, compute_stats, streak
+from quizapp.srs.times import to_ms
 
 NOW = datetime(2025, 3, 20, 15, 0, tzinfo=UTC)  # a Thursday afternoon
 TODAY = date(2025, 3, 20)

@@ -8,8 +8,9 @@ import pytest
 
 from quizapp.srs.memory.scheduling import Rating, make_scheduler, review
 from quizapp.srs.memory.steps import LEARN_AHEAD, LearningSteps, countdown
+from quizapp.srs.store.history import PRACTICE
 from quizapp.srs.store.pending import PendingView
-from quizapp.srs.store.sqlite.store import PRACTICE, ReviewStore
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.store.writes import AnswerWrite, FlagWrite
 from quizapp.srs.study.counts import home_counts
 from quizapp.srs.study.queue import build_drill_queue, tomorrow

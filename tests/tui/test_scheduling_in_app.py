@@ -23,9 +23,10 @@ from textual.widgets import DataTable
 from quizapp.srs.config import Settings
 from quizapp.srs.memory.scheduling import Rating, State, make_scheduler
 from quizapp.srs.memory.scheduling import utc_now as real_now
-from quizapp.srs.store.sqlite.store import ReviewStore, to_ms
+from quizapp.srs.store.sqlite.store import ReviewStore
 from quizapp.srs.study.queue import tomorrow
 from quizapp.srs.study.schedule_note import span_in_words
+from quizapp.srs.times import to_ms
 from quizapp.tui.app import QuizApp
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.quiz import QuizScreen

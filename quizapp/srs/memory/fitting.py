@@ -50,7 +50,7 @@ from itertools import pairwise
 from fsrs import Card, Rating, ReviewLog, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
-from quizapp.srs.store.sqlite.store import ReviewRow
+from quizapp.srs.store.history import ReviewRow
 
 MIN_LEARNABLE = 512  # fsrs.optimizer's mini_batch_size: below it the defaults come back
 MIN_PARTIAL_LEARNABLE = 40  # the partial fit (initial stabilities only) from here

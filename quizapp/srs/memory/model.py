@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from quizapp.srs.memory.scheduling import Card, Rating
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 
 DAY_MS = 86_400_000
 STABILITY_MIN = 0.001  # py-fsrs's floor on stability

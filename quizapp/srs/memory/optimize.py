@@ -34,7 +34,7 @@ from quizapp.srs.memory.fitting import (
 from quizapp.srs.memory.horizon import MIN_TIMED_REVIEWS, optimal_retention, review_costs
 from quizapp.srs.memory.pretrain import fit_initial_stabilities
 from quizapp.srs.store.fits import FitRecord
-from quizapp.srs.store.sqlite.store import ReviewRow
+from quizapp.srs.store.history import ReviewRow
 
 Progress = Callable[[int, int, str], None]  # (step, steps, what is being done)
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fsrs import Rating, ReviewLog
 
 from quizapp.srs.memory.model import DAY_MS, Memory, MemoryModel
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 
 PRIOR_SD = 1.0  # of ln S0 around py-fsrs's default
 LOWEST_S0 = 0.01  # days; py-fsrs allows 0.001, but no one forgets within 15 minutes

@@ -50,7 +50,7 @@ from quizapp.srs.readiness.forecast import (
 )
 from quizapp.srs.readiness.projection import plan_forecast
 from quizapp.srs.readiness.uncertainty import Check, Evidence
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 
 START = datetime(2027, 1, 1, 9, 0, tzinfo=UTC)  # every study session and the exam at 09:00
 

@@ -31,7 +31,7 @@ from quizapp.bank.session import AIDED, FIRST, REPEAT
 from quizapp.srs.memory.model import Memory, MemoryModel
 from quizapp.srs.memory.scheduling import Rating
 from quizapp.srs.readiness.calibration import PastReview
-from quizapp.srs.store.sqlite.store import from_ms
+from quizapp.srs.times import from_ms
 
 if TYPE_CHECKING:
     from quizapp.srs.store.history import AnswerRow

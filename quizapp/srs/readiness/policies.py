@@ -24,7 +24,7 @@ from quizapp.srs.memory.scheduling import Card, Rating, Scheduler
 from quizapp.srs.memory.simulate import History, Simulation
 from quizapp.srs.readiness.greedy import greedy_day
 from quizapp.srs.readiness.plan import plan_day
-from quizapp.srs.store.sqlite.store import to_ms
+from quizapp.srs.times import to_ms
 
 _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -52,8 +52,8 @@ from quizapp.srs.readiness.uncertainty import (
 )
 from quizapp.srs.store.fits import FitRecord, active_fit
 from quizapp.srs.store.history import HistoryStore
-from quizapp.srs.store.sqlite.store import to_ms
 from quizapp.srs.study.queue import DrillQueue, start_of_day, tomorrow
+from quizapp.srs.times import to_ms
 
 if TYPE_CHECKING:
     from quizapp.bank.model import Bank

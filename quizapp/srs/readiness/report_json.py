@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from quizapp.srs.store.sqlite.store import from_ms
+from quizapp.srs.times import from_ms
 
 if TYPE_CHECKING:
     from quizapp.srs.readiness.forecast import ScoreForecast

@@ -17,7 +17,7 @@ from typing import Any
 
 from quizapp.srs.memory.fitting import valid_parameters
 from quizapp.srs.store.history import HistoryStore
-from quizapp.srs.store.sqlite.store import from_ms, to_ms
+from quizapp.srs.times import from_ms, to_ms
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from quizapp.srs.store.url_redaction import redacted, redacted_message
 
+PRACTICE = "practice"  # the kind of review that leaves the card's schedule alone
+
 if TYPE_CHECKING:
     from quizapp.srs.memory.scheduling import Card, Rating, Scheduler
 

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from quizapp.srs.memory.scheduling import Card, review
-from quizapp.srs.store.history import HistoryStore
-from quizapp.srs.store.sqlite.store import PRACTICE
+from quizapp.srs.store.history import PRACTICE, HistoryStore
 from quizapp.srs.store.writes import AnswerWrite, FlagWrite, RerateWrite, Write
 
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from quizapp.bank.answers import RATING_NAMES
 from quizapp.srs.memory.scheduling import Card, Rating
 from quizapp.srs.memory.steps import LEARN_AHEAD
-from quizapp.srs.store.sqlite.store import PRACTICE
+from quizapp.srs.store.history import PRACTICE
 
 
 def span_in_words(span: timedelta) -> str:

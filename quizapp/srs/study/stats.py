@@ -41,10 +41,10 @@ from typing import Any
 from quizapp.bank.model import Question
 from quizapp.srs.memory.scheduling import State, require_aware
 from quizapp.srs.store.fits import FitRecord, active_fit
-from quizapp.srs.store.history import HistoryStore, PostgresLocation
-from quizapp.srs.store.sqlite.store import PRACTICE, from_ms
+from quizapp.srs.store.history import PRACTICE, HistoryStore, PostgresLocation
 from quizapp.srs.study.queue import start_of_day
 from quizapp.srs.study.traps import TrapCount, your_traps
+from quizapp.srs.times import from_ms
 
 MASTERY_STABILITY_DAYS = 21.0
 DEFAULT_DAYS = 30

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def quiz_kind(settings: Settings) -> str:
     """The kind of review a quiz's answers are recorded as."""
-    from quizapp.srs.store.sqlite.store import PRACTICE
+    from quizapp.srs.store.history import PRACTICE
 
     return "quiz" if settings.quiz_reschedules else PRACTICE
 

@@ -42,7 +42,7 @@ class Scheduled:
 def schedule(scheduled: Scheduled) -> Scheduled:
     """`scheduled` with `after` worked out as the writer will (the same fuzz, the same card)."""
     from quizapp.srs.memory.scheduling import review
-    from quizapp.srs.store.sqlite.store import PRACTICE
+    from quizapp.srs.store.history import PRACTICE
 
     if scheduled.kind == PRACTICE:
         return replace(scheduled, after=scheduled.before)

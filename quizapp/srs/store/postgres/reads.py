@@ -17,9 +17,9 @@ import psycopg
 
 from quizapp.bank.responses import from_json
 from quizapp.srs.memory.scheduling import Card, Rating
-from quizapp.srs.store.history import AnswerRow
+from quizapp.srs.store.history import PRACTICE, AnswerRow, ResponseRow, ReviewRow
 from quizapp.srs.store.postgres.schema import CURRENT_CARDS, CURRENT_FLAGS, EFFECTIVE_REVIEWS, FITS
-from quizapp.srs.store.sqlite.store import PRACTICE, ResponseRow, ReviewRow, from_ms, to_ms
+from quizapp.srs.times import from_ms, to_ms
 
 REVIEWS = f"{EFFECTIVE_REVIEWS} AS reviews"
 CARDS = f"{CURRENT_CARDS} AS cards"

@@ -29,7 +29,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from quizapp.srs.memory.scheduling import Card, Rating, Scheduler, review
-from quizapp.srs.store.history import PostgresLocation, one_line, redacted
+from quizapp.srs.store.history import PRACTICE, PostgresLocation, one_line, redacted
 from quizapp.srs.store.postgres import bounds
 from quizapp.srs.store.postgres.connect import (
     check_role,
@@ -43,8 +43,8 @@ from quizapp.srs.store.postgres.migrate import migrate, pin_schema, schema_versi
 from quizapp.srs.store.postgres.reads import REVIEWS, PostgresReads
 from quizapp.srs.store.postgres.schema import FITS
 from quizapp.srs.store.sqlite.history_file import HistoryError
-from quizapp.srs.store.sqlite.store import PRACTICE, from_ms, to_ms
 from quizapp.srs.store.url_redaction import redacted_message
+from quizapp.srs.times import from_ms, to_ms
 
 WRITE_ATTEMPTS = 8  # a card written by another of the student's instances: read it and try again
 _VERSION_KEYS = frozenset({"cards_versions", "card_flags_versions"})

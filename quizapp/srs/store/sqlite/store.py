@@ -21,40 +21,26 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from quizapp.bank.responses import from_json, to_json
-from quizapp.srs.memory.scheduling import Card, Rating, Scheduler, require_aware, review
-from quizapp.srs.store.history import ResponseRow, ReviewRow
+from quizapp.srs.memory.scheduling import Card, Rating, Scheduler, review
+from quizapp.srs.store.history import PRACTICE, ResponseRow, ReviewRow
 from quizapp.srs.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from quizapp.srs.store.sqlite import history_file
 from quizapp.srs.store.sqlite.history_file import BUSY_TIMEOUT_MS, MEMORY, HistoryError
 from quizapp.srs.store.sqlite.tables import SqliteTables
-
-PRACTICE = "practice"  # the kind of review that leaves the card's schedule alone
+from quizapp.srs.times import from_ms, to_ms
 
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "MIGRATIONS",
-    "PRACTICE",
     "SCHEMA_VERSION",
     "HistoryError",
-    "ResponseRow",
-    "ReviewRow",
     "ReviewStore",
-    "from_ms",
-    "to_ms",
 ]
-
-
-def to_ms(moment: datetime) -> int:
-    return int(require_aware(moment).timestamp() * 1000)
-
-
-def from_ms(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 class ReviewStore(SqliteTables):  # and the tables' reads in quizapp/srs/store/sqlite/tables.py
