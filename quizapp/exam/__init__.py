@@ -5,6 +5,7 @@ quizapp.tui.screens.exam (ExamScreen) and quizapp.tui.screens.exam_report
 (ExamReportScreen).
 """
 
+from quizapp.exam.result import ExamResult, TopicResult, format_duration, format_remaining
 from quizapp.exam.sampling import (
     DEFAULT_QUESTIONS,
     MINUTES_PER_QUESTION,
@@ -14,14 +15,7 @@ from quizapp.exam.sampling import (
     exam_questions,
     sample_exam,
 )
-from quizapp.exam.session import (
-    ExamClosed,
-    ExamResult,
-    ExamSession,
-    TopicResult,
-    format_duration,
-    format_remaining,
-)
+from quizapp.exam.session import ExamClosed, ExamSession
 
 __all__ = [
     "DEFAULT_QUESTIONS",

@@ -10,14 +10,8 @@ import pytest
 
 from quizapp.bank import Flashcard, load_file
 from quizapp.bank.answers import ChoiceAnswer, NumericAnswerText, OrderingAnswer, TrueFalseAnswer
-from quizapp.exam.session import (
-    KEY_UNKNOWN,
-    NO_ANSWER,
-    ExamClosed,
-    ExamSession,
-    format_duration,
-    format_remaining,
-)
+from quizapp.exam.result import format_duration, format_remaining
+from quizapp.exam.session import KEY_UNKNOWN, NO_ANSWER, ExamClosed, ExamSession
 from tests.conftest import CORPUS, REPO
 
 

@@ -13,7 +13,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, OptionList
 
 from quizapp.bank import Flashcard, load_bank
-from quizapp.exam.session import ExamResult, ExamSession
+from quizapp.exam.result import ExamResult
+from quizapp.exam.session import ExamSession
 from quizapp.tui.app import AppOptions, QuizApp
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.exam import ExamScreen

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from quizapp.bank import Bank, Question
     from quizapp.bank.grading import Grade
-    from quizapp.exam.session import ExamResult
+    from quizapp.exam.result import ExamResult
     from quizapp.srs.config import Settings
     from quizapp.srs.memory.scheduling import Rating, Scheduler
     from quizapp.srs.store.history import HistoryLocation, HistoryStore, StudentToAsk

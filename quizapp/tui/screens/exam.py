@@ -24,7 +24,8 @@ from textual.worker import get_current_worker
 
 from quizapp.bank.model import ComputeSpec, Question
 from quizapp.bank.number_examples import NumberExamples
-from quizapp.exam.session import ExamClosed, ExamResult, ExamSession
+from quizapp.exam.result import ExamResult
+from quizapp.exam.session import ExamClosed, ExamSession
 from quizapp.tui.components.exam_grading import compute_derived_keys, run_key
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.confirm import Confirm

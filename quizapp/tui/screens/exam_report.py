@@ -13,7 +13,8 @@ from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizapp.bank.session import Attempt
-from quizapp.exam.session import NO_ANSWER, ExamResult, format_duration
+from quizapp.exam.result import ExamResult, format_duration
+from quizapp.exam.session import NO_ANSWER
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.screens.review import ReviewScreen
 from quizapp.tui.text.literal import literal, one_line

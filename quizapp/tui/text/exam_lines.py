@@ -8,7 +8,8 @@ from rich.text import Text
 from quizapp.bank.answers import NumberFormatError, parse_number
 from quizapp.bank.model import NumericQuestion, Question, QuestionType
 from quizapp.bank.number_examples import NumberExamples
-from quizapp.exam.session import ExamSession, format_duration
+from quizapp.exam.result import format_duration
+from quizapp.exam.session import ExamSession
 from quizapp.tui.widgets.answer_input import numeric_hint
 from quizapp.wording import plural
 
