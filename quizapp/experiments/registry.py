@@ -1,3 +1,4 @@
+# Over 500 lines: a table of declarations, one entry per computation; data, not logic.
 """Every live computation, declared in one place: name, arguments with bounds, promised values.
 
 Pure Python. The implementations live in `lab/` and import torch; the runner imports them

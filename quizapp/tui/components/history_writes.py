@@ -1,3 +1,4 @@
+# Over 500 lines: the one door to the history writer's thread; reads, writes, status share it.
 """The app's review history: written off the UI thread, read with pending writes laid over.
 
 `HistoryService` is the thin layer between the app and quizapp/srs/store/writer.py:
