@@ -24,6 +24,7 @@ def test_the_bundled_bank_loads_whole(bank) -> None:
         "multi-head-attention",
         "positional-encoding",
         "normalization-residuals",
+        "modern-attention",
     }
 
 

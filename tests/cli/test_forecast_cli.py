@@ -63,6 +63,7 @@ def test_forecast_json_reads_the_history_and_the_exam_date(run_cli, history: Pat
     assert low - 0.05 <= forecast["expected_score"] <= high
     assert 0 <= forecast["pass_chance"] <= 1
     assert set(forecast["topics"]) == {
+        "modern-attention",
         "multi-head-attention",
         "normalization-residuals",
         "positional-encoding",

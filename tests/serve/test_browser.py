@@ -23,11 +23,11 @@ from tests.serve.browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-HOME = "Multi-head attention"  # the first deck, on the home screen
-FIRST_QUESTION = "Multi-head attention exists primarily to"
-FIRST_KEY = "Let the model attend to multiple"  # the right option's first words
-SECOND_QUESTION = "Why is a single attention head not enough"
-SECOND_KEY = "One attention pattern per token"
+HOME = "Modern attention"  # the first deck, on the home screen
+FIRST_QUESTION = "A layer with 32 query heads uses grouped-query attention"
+FIRST_KEY = "One key head and one value head"  # the right option's first words
+SECOND_QUESTION = "Llama 3 70B (80 layers, 64 query heads"
+SECOND_KEY = "80 GiB, an eighth of what"
 # The lab's panel needs torch, which each app process loads after its first screen: slow on a
 # busy machine, so the deadline is long (it costs nothing when the lab is quick).
 LAB_SECONDS = 180

@@ -51,15 +51,15 @@ tmux new-session -d -s "$SESSION" -x 100 -y 32 -c "$PWD" \
      QUIZAPP_CONFIG=$CACHE/config.toml $QUIZAPP --no-shuffle --length 3; \
      echo QUIZAPP-EXITED-\$?; sleep 600"
 
-expect "Multi-head attention"           # the home screen lists the decks
+expect "Modern attention"               # the home screen lists the decks
 expect "Positional encoding"
-keys Enter                              # start the highlighted deck
+keys Enter                              # start the highlighted deck, the first file's
 expect "Question 1 of 3"
-expect "Multi-head attention exists primarily to"
+expect "A layer with 32 query heads uses grouped-query attention"
 # The key's number as the screen shows it: the bank spreads its keys over the positions, so
 # read it rather than assume it (issue 18).
-key=$(screen | sed -n 's/^ *\([0-9]\)\. ( ) Let the model attend to multiple representation.*/\1/p')
-[ -n "$key" ] || { echo "drive_session: the subspaces option is not on screen" >&2; screen >&2; exit 1; }
+key=$(screen | sed -n 's/^ *\([0-9]\)\. ( ) One key head and one value head.*/\1/p')
+[ -n "$key" ] || { echo "drive_session: the shared-K/V option is not on screen" >&2; screen >&2; exit 1; }
 keys "$key" Enter
 expect "✓ Correct"
 expect "Score 1/1"

@@ -27,8 +27,10 @@ from tests.conftest import REPO
 
 WIDTH, HEIGHT = 80, 24
 SESSION = "quizapp"
-PROMPT = "Multi-head attention exists primarily to"
-RIGHT_OPTION = "Let the model attend to multiple representation"
+# The highlighted deck is the first in file order (modern-attention.yaml), and --no-shuffle
+# asks its first question with its options as the file writes them.
+PROMPT = "A layer with 32 query heads uses grouped-query attention"
+RIGHT_OPTION = "One key head and one value head"
 # A loaded machine is slow and a deadline costs nothing when the screen is quick.
 DEADLINE_SECONDS = 90.0
 
@@ -130,7 +132,7 @@ def test_the_real_app_answers_a_question_quits_with_0_and_the_answer_is_saved(
     record = f'"$@"; echo $? > {shlex.quote(str(status_file))}'
     terminal.start(["sh", "-c", record, "sh", *app])
 
-    terminal.expect("Multi-head attention")  # the home screen lists the decks
+    terminal.expect("Modern attention")  # the home screen lists the decks
     terminal.expect("Positional encoding")
     terminal.keys("Enter")  # the highlighted deck
     terminal.expect("Question 1 of 3")
