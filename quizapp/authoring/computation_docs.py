@@ -159,7 +159,7 @@ def describe(spec: ComputationSpec) -> str:
         lines.append("arguments: none")
     if spec.rules:
         rules = "; ".join(_plain(describe_rule(rule)) for rule in spec.rules)
-        lines += _wrapped(f"rules: {rules}", 2)
+        lines += _wrapped(f"rules: {rules}", 4)
     lines += ["", "values (name, unit, meaning), for a numeric answer's from: and expect claims:"]
     lines += _rows([(d.name, d.unit or "-", d.meaning) for d in value_docs(spec.name, spec.values)])
     fixed = not_computed(spec)
@@ -167,7 +167,7 @@ def describe(spec: ComputationSpec) -> str:
         text = (
             f"not computed: {_plain(', '.join(fixed))}; a claim over these alone is an echo-claim"
         )
-        lines += _wrapped(text, 2)
+        lines += _wrapped(text, 4)
     lines += ["", f"try: {try_it(spec)}"]
     return "\n".join(lines)
 
