@@ -293,9 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
             return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":
-            from quizapp.bank.schema import bank_schema_json
+            from quizapp.authoring.compute_schema import schema_json
 
-            sys.stdout.write(bank_schema_json())
+            sys.stdout.write(schema_json())
             return 0
         return _run_app(args)
     except KeyboardInterrupt:
