@@ -24,7 +24,7 @@ from pathlib import Path
 
 from quizapp.authoring.messages import CATALOGUE, Message
 from quizapp.experiments.registry import COMPUTATIONS
-from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec, Rule
+from quizapp.experiments.spec import ComputationSpec
 
 SECTIONS = ("computations", "messages")
 DEFAULT_DOC = "docs/authoring.md"
@@ -47,128 +47,27 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def _yaml_scalar(value: ArgValue) -> str:
-    """A value as it would be written in a bank file."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value) if value.is_integer() else f"{value:g}"
-    return str(value)
-
-
 # -- computations ---------------------------------------------------------------------------------
 
 
-def _kind(arg: Arg) -> str:
-    return {
-        "int": "integer",
-        "float": "number",
-        "bool": "boolean",
-        "str": "text",
-        "choice": "choice",
-    }[arg.kind]
-
-
-def _default(arg: Arg) -> str:
-    if arg.default is None:
-        return "*unset*" if arg.optional else ""
-    return f"`{_yaml_scalar(arg.default)}`"
-
-
-def _bounds(arg: Arg) -> str:
-    if arg.kind == "str":
-        return f"at most {arg.max_length} characters"
-    low, high = arg.minimum, arg.maximum
-    if low is not None and high is not None:
-        return f"{_number(low)} to {_number(high)}"
-    if low is not None:
-        return f"at least {_number(low)}"
-    if high is not None:
-        return f"at most {_number(high)}"
-    return ""
-
-
-def _choices(arg: Arg) -> str:
-    return ", ".join(f"`{choice}`" for choice in arg.choices)
-
-
-def describe_rule(rule: Rule) -> str:
-    """A cross-argument rule in words, read from the closure the spec helpers build."""
-    factory = rule.__qualname__.split(".<locals>")[0]
-    cells = dict(
-        zip(
-            rule.__code__.co_freevars,
-            (cell.cell_contents for cell in rule.__closure__ or ()),
-            strict=True,
-        )
-    )
-    if factory == "divisible":
-        return f"`{cells['numerator']}` must be divisible by `{cells['denominator']}`"
-    if factory == "even":
-        return f"`{cells['name']}` must be even"
-    doc = (rule.__doc__ or "").strip()
-    return doc.splitlines()[0] if doc else f"a rule between arguments (`{factory}`)"
-
-
-def _try_it(spec: ComputationSpec) -> str:
-    given = [f"{a.name}={_yaml_scalar(a.default)}" for a in spec.args if a.default is not None]
-    shown = [a if " " not in a else f"'{a}'" for a in given]
-    return " ".join(["quizapp compute", spec.name, *shown])
-
-
-def computation_markdown(spec: ComputationSpec) -> str:
-    lines = [f"### `{spec.name}`", "", f"**{spec.title}.** {spec.description}", ""]
-    if spec.notes:
-        lines += [" ".join(spec.notes.split()), ""]
-    if spec.args:
-        lines += [
-            "| argument | type | default | bounds | choices | meaning |",
-            "| --- | --- | --- | --- | --- | --- |",
-        ]
-        lines += [
-            f"| `{arg.name}` | {_kind(arg)} | {_default(arg)} | {_cell(_bounds(arg))} "
-            f"| {_cell(_choices(arg))} | {_cell(arg.doc)} |"
-            for arg in spec.args
-        ]
-        lines.append("")
-        if any(arg.optional for arg in spec.args):
-            lines += ["An *unset* argument takes its value from the other arguments.", ""]
-    else:
-        lines += ["It takes no arguments.", ""]
-    if spec.rules:
-        rules = "; ".join(describe_rule(rule) for rule in spec.rules)
-        lines += [f"Rules: {rules}.", ""]
-    values = ", ".join(f"`{value}`" for value in spec.values)
-    lines += [f"Values (for a numeric answer's `from:` and for `expect` claims): {values}.", ""]
-    fixed = [
-        f"`{name}`" + (f" (= `{formula}`)" if formula else "") for name, formula in spec.restated
-    ]
-    fixed += [f"`{name}` (a constant of the code)" for name in spec.constants]
-    fixed += [f"`{name}` (the same as `{same}`)" for name, same in spec.aliases]
-    if fixed:
-        lines += [
-            f"Not computed: {', '.join(fixed)}. A claim over these alone is an "
-            "[`echo-claim`](#echo-claim).",
-            "",
-        ]
-    lines.append(f"Try it: `{_try_it(spec)}`")
-    return "\n".join(lines)
-
-
 def computations_markdown(computations: Sequence[ComputationSpec] = COMPUTATIONS) -> str:
-    """The "Computations" section body: every computation in the registry, in its order."""
+    """The "Computations" section body: an index of the registry, each computation linked to
+    its full section in docs/computations.md (quizapp.authoring.computation_docs)."""
     intro = (
         f"{len(computations)} computations, generated from `quizapp/experiments/registry.py`. "
-        "A default is what an argument left out of `args` takes. `quizapp compute NAME "
-        "key=value ...` runs one and prints every value; `quizapp compute --list` lists them."
+        "Each has a section in [docs/computations.md](computations.md): its arguments with "
+        "types, bounds and defaults, and every value with its meaning and unit. "
+        "`quizapp compute --search WORDS` finds computations by what they compute, "
+        "`quizapp compute --list NAME` prints one's section, and `quizapp compute NAME "
+        "key=value ...` runs it and prints every value."
     )
-    index = ", ".join(f"[`{spec.name}`](#{spec.name})" for spec in computations)
-    parts = [intro, f"Index: {index}.", *(computation_markdown(spec) for spec in computations)]
-    return "\n\n".join(parts)
+    table = ["| computation | what it computes | arguments |", "| --- | --- | --- |"]
+    table += [
+        f"| [`{spec.name}`](computations.md#{spec.name}) | {_cell(spec.title)} "
+        f"| {', '.join(f'`{arg.name}`' for arg in spec.args) or 'none'} |"
+        for spec in computations
+    ]
+    return "\n\n".join([intro, "\n".join(table)])
 
 
 # -- lint messages -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.cli import flag_types
 from quizapp.cli.authoring import AUTHORING_COMMANDS, add_authoring_commands, run_authoring
 from quizapp.cli.class_report import add_class_command, run_class
+from quizapp.cli.compute_command import add_compute_command, run_compute
 from quizapp.cli.forecast import add_exam_date_options, add_forecast_command
 from quizapp.cli.optimize import add_optimize_command, run_optimize
 from quizapp.cli.options import NO_SHUFFLE_HELP
@@ -166,27 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         "runs (QUIZAPP_NO_CACHE=1 does the same)",
     )
 
-    compute = commands.add_parser(
-        "compute",
-        help="run one live computation",
-        description="Run a named live computation. Arguments are key=value, values read as YAML "
-        "scalars (1e-5 is a number).",
-    )
-    compute.add_argument("name", nargs="?", help="the computation (see --list)")
-    compute.add_argument("assignments", nargs="*", metavar="key=value", help="arguments")
-    compute.add_argument(
-        "--list", action="store_true", help="list computations and their arguments"
-    )
-    compute.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (default auto)")
-    compute.add_argument("--json", action="store_true", help="print the result as JSON")
-    compute.add_argument(
-        "--expect",
-        action="append",
-        default=[],
-        metavar="CLAIM",
-        help="a claim over the values that must hold, e.g. 'head_dim == 64' (repeatable); "
-        "exit 1 when one fails",
-    )
+    add_compute_command(commands)
 
     drill = commands.add_parser(
         "drill",
@@ -289,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_lint(args)
         if args.command == "compute":
-            return _compute(args, parser)
+            return run_compute(args)
         if args.command == "drill":
             return _run_app(args, start="traps" if args.traps else "drill")
         if args.command == "stats":
@@ -312,9 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             exam = {"questions": args.questions, "minutes": args.minutes, "seed": args.seed}
             return _run_app(args, start="exam", exam=exam)
         if args.command == "schema":
-            from quizapp.bank.schema import bank_schema_json
+            from quizapp.authoring.compute_schema import schema_json
 
-            sys.stdout.write(bank_schema_json())
+            sys.stdout.write(schema_json())
             return 0
         return _run_app(args)
     except KeyboardInterrupt:
@@ -333,27 +314,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(set QUIZAPP_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
-        return 1
-
-
-def _compute(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from quizapp.cli.compute import list_computations, main_error, run_command
-    from quizapp.experiments.spec import ArgumentError
-
-    if args.list:
-        print(list_computations())
-        return 0
-    if not args.name:
-        return main_error("name a computation, or use --list to see them")
-    try:
-        return run_command(args.name, args.assignments, args.device, args.json, args.expect)
-    except ArgumentError as exc:
-        return main_error(str(exc))
-    except Exception as exc:
-        if os.environ.get("QUIZAPP_DEBUG"):
-            raise
-        failure = terminal_safe(f"{args.name} failed: {type(exc).__name__}: {exc}")
-        print(f"quizapp compute: {failure}", file=sys.stderr)
         return 1
 
 

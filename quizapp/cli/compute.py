@@ -47,6 +47,25 @@ def parse_assignments(items: Sequence[str]) -> dict[str, object]:
     return parsed
 
 
+def describe_command(name: str, extra: Sequence[str]) -> int:
+    """`quizapp compute --list NAME`. Raises ArgumentError for an unknown name."""
+    from quizapp.authoring.computation_docs import describe
+
+    if extra:
+        raise ArgumentError(f"--list takes one computation name, not also {extra[0]!r}", "list")
+    print(describe(get_spec(name)))
+    return 0
+
+
+def search_command(words: str) -> int:
+    """`quizapp compute --search WORDS`. Raises ArgumentError on bad input or no match."""
+    from quizapp.authoring.computation_docs import search_text
+    from quizapp.experiments.discover import search
+
+    print(search_text(words, search(words, COMPUTATIONS)))
+    return 0
+
+
 def list_computations() -> str:
     lines = []
     for spec in COMPUTATIONS:

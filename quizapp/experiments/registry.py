@@ -7,8 +7,7 @@ only when a computation actually runs.
 
 from __future__ import annotations
 
-import difflib
-
+from quizapp.experiments.discover import unknown_name_hint
 from quizapp.experiments.modern_specs import MODERN_COMPUTATIONS
 from quizapp.experiments.spec import (
     Arg,
@@ -517,6 +516,6 @@ def get_spec(name: str) -> ComputationSpec:
     try:
         return REGISTRY[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(REGISTRY), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else " (see 'quizapp compute --list')"
-        raise ArgumentError(f"unknown computation {name!r}{hint}") from None
+        raise ArgumentError(
+            f"unknown computation {name!r}{unknown_name_hint(name, COMPUTATIONS)}"
+        ) from None

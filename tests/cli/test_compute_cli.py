@@ -17,6 +17,40 @@ def test_list_names_every_computation_with_its_arguments(run_cli) -> None:
     assert "d_model=512 (int 2..65536)" in result.stdout
 
 
+def test_list_name_describes_one_computation_with_every_value_and_its_unit(run_cli) -> None:
+    from quizapp.experiments import get_spec
+    from quizapp.experiments.value_docs import VALUE_DOCS
+
+    result = run_cli("compute", "--list", "kv_cache")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("kv_cache: The KV cache\nBytes a decoder keeps per token")
+    assert "mha_params" not in out  # the one asked for, not the whole list
+    assert "  seq_len     integer  4096       tokens cached per sequence; 1 to 1048576\n" in out
+    assert "dtype       choice   float16    the cache's number format; one of float32," in out
+    assert "rules: n_heads must be divisible by n_kv_heads" in out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    for value in get_spec("kv_cache").values:
+        unit, meaning = VALUE_DOCS["kv_cache"][value]
+        assert value in rows, value
+        assert f" {unit or '-'} " in rows[value] and meaning.split()[0] in rows[value], value
+    assert "  kv_cache_bytes             bytes       the whole cache" in out
+    assert out.rstrip().endswith(
+        "try: quizapp compute kv_cache preset=llama2-7b seq_len=4096 batch=1 dtype=float16"
+    )
+
+
+def test_search_ranks_by_what_computations_compute(run_cli) -> None:
+    quoted = run_cli("compute", "--search", "attention cost")
+    assert quoted.returncode == 0, quoted.stderr
+    lines = quoted.stdout.splitlines()
+    assert lines[0].startswith("11 computations match 'attention cost', best first")
+    assert lines[1].startswith("  head_parallelism  More heads, same cost: Parameters and")
+    assert "values: attention_flops_1_head (FLOPs)" in quoted.stdout
+    unquoted = run_cli("compute", "--search", "attention", "cost")
+    assert unquoted.stdout == quoted.stdout
+
+
 def test_json_output_has_the_documented_keys(run_cli) -> None:
     result = run_cli(
         "compute", "mha_params", "d_model=512", "n_heads=8", "--json", "--device", "cpu"
@@ -48,6 +82,13 @@ def test_human_output_shows_values_and_summary(run_cli) -> None:
         (["compute", "mha_params", "d_model=1e-5"], "whole number"),
         (["compute", "mha_params", "--device", "tpu"], "--device must be one of"),
         (["compute"], "--list"),
+        (["compute", "attention_cost"], "or 'head_parallelism' (by what it computes)?"),
+        (["compute", "--list", "nope"], "unknown computation 'nope'"),
+        (["compute", "--list", "kv_cache", "seq_len=4"], "--list takes one computation name"),
+        (["compute", "--search", "the of"], "--search needs a word to look for"),
+        (["compute", "--search", "x" * 41], "--search: a word of 41 letters is too long"),
+        (["compute", "--search", "zebra"], "--search: no computation mentions 'zebra'"),
+        (["compute", "--search", "cache", "--list"], "do not go together"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(run_cli, args, fragment) -> None:
