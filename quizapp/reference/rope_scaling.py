@@ -59,7 +59,7 @@ def linear_scaling(inv_freq: Tensor, factor: float) -> Tensor:
 
 def ntk_scaled_base(base: float, head_dim: int, factor: float) -> float:
     """NTK-aware scaling (bloc97 2023; written up in Peng et al. 2023, "YaRN: Efficient Context
-    Window Extension of Large Language Models", §3.2): raise the base to
+    Window Extension of Large Language Models", §3.1): raise the base to
     base · factor^(d / (d - 2)). The fastest pair (j = 0) keeps θ = 1; the slowest is divided by
     exactly `factor`, so high frequencies (local order) are left nearly alone."""
     return base * factor ** (head_dim / (head_dim - 2))
@@ -73,7 +73,7 @@ def llama3_scaling(
     original_max_position_embeddings: int,
 ) -> Tensor:
     """Llama 3's frequency-dependent scaling (Meta's `apply_scaling` in the Llama 3.1 code;
-    "The Llama 3 Herd of Models", §3.3.2 trains long context with it; Hugging Face's
+    "The Llama 3 Herd of Models", §3.4.2 trains long context with it; Hugging Face's
     `_compute_llama3_parameters`). With L the original context:
 
         wavelength < L / high_freq_factor    θ kept            (turns many times within L)

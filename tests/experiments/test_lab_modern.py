@@ -223,3 +223,17 @@ def test_a_window_covering_the_sequence_saves_nothing() -> None:
     v = values("sliding_window", window=100, n_layers=2, seq_len=50)
     assert v["keys_per_query"] == 50 and v["cache_saving"] == 1.0 and v["attention_saving"] == 1.0
     assert v["exact_reach"] == 2 * 99
+
+
+def test_rmsnorm_matches_torch_however_far_the_tokens_are_shifted() -> None:
+    """Rounding in float32's mean subtraction once made a large shift look like a mismatch."""
+    for offset in (0.0, 100.0, -1000.0):
+        result = values("rmsnorm", offset=offset)
+        assert result["matches_torch"], offset
+        assert result["layernorm_shift_change"] < 1e-9
+
+
+def test_alibi_names_the_steepest_and_the_gentlest_slope_for_any_head_count() -> None:
+    """Past a power of two the slopes interleave, so the last head's is not the smallest."""
+    summary = run("alibi", {"n_heads": 12}).summary
+    assert "**0.707107** down to **0.00390625**" in summary.replace(",", "")

@@ -129,3 +129,10 @@ def test_changed_arguments_names_only_what_differs() -> None:
         "n_heads=8, bias=false",
     )
     assert changed_arguments(own, None) == ("these arguments", "")
+
+
+def test_an_argument_the_question_leaves_unset_is_named_as_unset_not_none() -> None:
+    """A question that leaves `n_kv_heads` to its preset: the note says so, never "None"."""
+    own = {"preset": "llama2-70b", "n_kv_heads": None}
+    assert changed_arguments({**own, "n_kv_heads": 1}, own) == ("n_kv_heads=1", "n_kv_heads unset")
+    assert changed_arguments(own, {**own, "n_kv_heads": 4}) == ("n_kv_heads unset", "n_kv_heads=4")

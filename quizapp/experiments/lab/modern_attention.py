@@ -20,9 +20,11 @@ from quizapp.reference import (
     reach_after_layers,
     sliding_window_mask,
 )
+from quizapp.wording import plural
 
 META = torch.device("meta")
 GIB = 2**30
+_KIND_SHORT = {"multi-head": "MHA", "grouped-query": "GQA", "multi-query": "MQA"}
 # float32 attention on any device: our softmax(QKᵀ/√d)V against torch's fused kernels.
 GQA_TOLERANCE = 1e-4
 CHECK_TOKENS = 16  # queries and keys in the SDPA check: the heads matter there, not the length
@@ -106,6 +108,7 @@ def kv_cache(
         "head_dim": width,
     }
     ctx.progress(0.9, "summarising")
+    kind = "multi-head" if kv == heads else "multi-query" if kv == 1 else "grouped-query"
     table = Table(
         title=f"Cache for {batch} × {seq_len:,} tokens in {dtype}",
         columns=("attention", "KV heads", "bytes per token", "cache bytes", "GiB"),
@@ -113,12 +116,11 @@ def kv_cache(
             (label, n, kv_cache_bytes(layers, n, width, 1, 1, dtype), b, round_sig(b / GIB))
             for label, n, b in (
                 ("MHA", heads, mha),
-                ("this model" if kv not in (1, heads) else "GQA (this model)", kv, total),
+                (f"this model ({_KIND_SHORT[kind]})", kv, total),
                 ("MQA", 1, mqa),
             )
         ),
     )
-    kind = "multi-head" if kv == heads else "multi-query" if kv == 1 else "grouped-query"
     summary = (
         f"Every token leaves K and V in each of {layers} layers: 2 × {layers} × {kv} KV heads × "
         f"{width} dims × {element} bytes ({dtype}) = **{per_token:,} bytes per token**. For "
@@ -221,7 +223,7 @@ def gqa(
         ),
     )
     summary = (
-        f"Only K and V shrink: {n_kv_heads} KV heads serve {n_heads} query heads in groups of "
+        f"Only K and V shrink: {plural(n_kv_heads, 'KV head')} serve {n_heads} query heads in groups of "
         f"{n_heads // n_kv_heads}. One layer holds **{params['gqa']:,}** parameters against "
         f"MHA's {params['mha']:,} ({params['mha'] - params['gqa']:,} fewer) and MQA's "
         f"{params['mqa']:,}. Its KV cache for {seq_len:,} tokens in {dtype} is "
@@ -287,8 +289,8 @@ def sliding_window(
     )
     summary = (
         f"Each query sees at most **{window:,}** keys, itself included (a causal mask cut to a "
-        f"band). Stacked {n_layers} deep, information still travels: Mistral 7B's count is "
-        f"{n_layers} × {window:,} = **{n_layers * window:,}** positions; walking the mask layer "
+        f"band). Stacked {n_layers} deep, information still travels: the Mistral paper counts layers "
+        f"× window, {n_layers} × {window:,} = **{n_layers * window:,}** positions; walking the mask layer "
         f"by layer gives {reach:,} ({window - 1:,} per layer, since the band includes the query "
         f"itself). At {seq_len:,} tokens the last query reads {keys:,} keys, so a rolling "
         f"buffer keeps {keys:,} positions instead of {seq_len:,} ({seq_len / keys:g}× less "

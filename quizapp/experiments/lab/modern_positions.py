@@ -132,8 +132,9 @@ def rope_scaling(
         f"{method} scaling by {factor:g} leaves {values['pairs_unchanged']} pairs alone, slows "
         f"{values['pairs_slowed_by_factor']} by exactly {factor:g}× and blends "
         f"{values['pairs_blended']}; the longest wavelength becomes "
-        f"{values['longest_wavelength_after']:,.0f} tokens. The claimed context is {factor:g} × "
-        f"{original:,} = **{factor * original:,.0f}** tokens. At distance {position:,}, "
+        f"{values['longest_wavelength_after']:,.0f} tokens. Scaling stretches the {original:,} "
+        f"trained positions {factor:g}× to **{factor * original:,.0f}** (a model card may claim "
+        "more: the rest comes from training on long documents). At distance {position:,}, "
         f"**{values['unseen_pairs_before']}** pairs would turn to angles never seen in "
         f"{original:,}-token training without scaling, **{values['unseen_pairs_after']}** with "
         f"it. The score at that distance moves by at most {drift_before:.2g} (unscaled) and "
@@ -210,7 +211,7 @@ def alibi(ctx: Context, *, n_heads: int = 8, distance: int = 10, seq_len: int = 
     )
     summary = (
         f"ALiBi adds −m·(i − j) to each score instead of a position embedding. {rule}: from "
-        f"**{slopes[0]:.6g}** down to **{slopes[-1]:.6g}**. A key {distance:,} tokens back costs "
+        f"**{float(slopes.max()):.6g}** down to **{float(slopes.min()):.6g}**. A key {distance:,} tokens back costs "
         f"head 0 {float(at_distance[0]):.6g} and the last head {float(at_distance[-1]):.6g}. "
         f"Every diagonal of the {seq_len}×{seq_len} bias is constant "
         f"({'checked' if constant else 'NOT, which is a bug'}): it depends only on the "

@@ -10,7 +10,7 @@ from quizapp.experiments.lab.common import round_sig
 from quizapp.experiments.result import Result, Table
 from quizapp.reference import LayerNorm, RMSNorm, count_parameters
 
-TOLERANCE = 1e-5  # float32, any device
+TOLERANCE = 1e-5  # float64 (float32 on Apple MPS, which has no float64)
 SCALE = 10.0  # the input is also multiplied by this: both norms should not notice
 
 
@@ -23,21 +23,27 @@ def rmsnorm(
     ctx: Context, *, d_model: int = 8, offset: float = 2.0, n_tokens: int = 4, eps: float = 1e-6
 ) -> Result:
     ctx.progress(0.1, "drawing tokens and building both norms")
-    noise = ctx.randn(n_tokens, d_model)  # [tokens, d], centred noise
+    # float64: a large shift costs LayerNorm's mean subtraction float32's last digits, and the
+    # match with torch would then fail on rounding, not on a difference in the formulas.
+    dtype = torch.float32 if ctx.device.type == "mps" else torch.float64
+    noise = ctx.randn(n_tokens, d_model, dtype=dtype)  # [tokens, d], centred noise
     x = noise + offset  # the same tokens shifted by a constant
-    rms, ln = RMSNorm(d_model, eps).to(ctx.device), LayerNorm(d_model, eps).to(ctx.device)
+    rms = RMSNorm(d_model, eps).to(ctx.device, dtype)
+    ln = LayerNorm(d_model, eps).to(ctx.device, dtype)
     with torch.no_grad():  # a trained-looking gain (and bias), the same in ours and torch's
-        rms.weight.copy_(1 + 0.1 * ctx.randn(d_model))
+        rms.weight.copy_(1 + 0.1 * ctx.randn(d_model, dtype=dtype))
         ln.weight.copy_(rms.weight)
-        ln.bias.copy_(0.1 * ctx.randn(d_model))
-    torch_rms = nn.RMSNorm(d_model, eps=eps).to(ctx.device)
-    torch_ln = nn.LayerNorm(d_model, eps=eps).to(ctx.device)
+        ln.bias.copy_(0.1 * ctx.randn(d_model, dtype=dtype))
+    torch_rms = nn.RMSNorm(d_model, eps=eps).to(ctx.device, dtype)
+    torch_ln = nn.LayerNorm(d_model, eps=eps).to(ctx.device, dtype)
     torch_rms.load_state_dict(rms.state_dict())
     torch_ln.load_state_dict(ln.state_dict())
 
     ctx.progress(0.5, "normalising")
-    plain_rms = RMSNorm(d_model, eps).to(ctx.device)  # unit gain: the output's own statistics
-    plain_ln = LayerNorm(d_model, eps).to(ctx.device)
+    plain_rms = RMSNorm(d_model, eps).to(
+        ctx.device, dtype
+    )  # unit gain: the output's own statistics
+    plain_ln = LayerNorm(d_model, eps).to(ctx.device, dtype)
     y_rms, y_ln = plain_rms(x), plain_ln(x)  # [tokens, d]
     torch_rms_diff = _max_diff(rms(x), torch_rms(x))
     torch_ln_diff = _max_diff(ln(x), torch_ln(x))

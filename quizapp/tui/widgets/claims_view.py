@@ -43,9 +43,14 @@ def changed_arguments(
     names = [name for name in run if run.get(name) != own.get(name)]
     if not names:
         return None
-    this = ", ".join(f"{name}={format_arg(run[name])}" for name in names)
-    theirs = ", ".join(f"{name}={format_arg(own.get(name))}" for name in names)
+    this = ", ".join(_setting(name, run[name]) for name in names)
+    theirs = ", ".join(_setting(name, own.get(name)) for name in names)
     return this, theirs
+
+
+def _setting(name: str, value: object) -> str:
+    """`n_heads=32`; an argument left unset takes its value from the others (a preset's)."""
+    return f"{name} unset" if value is None else f"{name}={format_arg(value)}"
 
 
 def claim_lines(outcomes: Sequence[Outcome], changed: tuple[str, str] | None) -> Text:
