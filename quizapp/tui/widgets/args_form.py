@@ -44,7 +44,12 @@ class ArgsForm(Widget):
             width: 1fr;
         }
         .arg-field > Label {
-            width: 16;
+            /* A name longer than the column ends in "…" (the tooltip has it whole); the space
+               after it keeps "high_freq_factor" from running into its value. */
+            width: 17;
+            padding-right: 1;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
             color: $text-muted;
         }
         .arg-field.-invalid > Label {
