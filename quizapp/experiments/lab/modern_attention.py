@@ -223,7 +223,8 @@ def gqa(
         ),
     )
     summary = (
-        f"Only K and V shrink: {plural(n_kv_heads, 'KV head')} serve {n_heads} query heads in groups of "
+        f"Only K and V shrink: {plural(n_kv_heads, 'KV head')} "
+        f"{'serves' if n_kv_heads == 1 else 'serve'} {n_heads} query heads in groups of "
         f"{n_heads // n_kv_heads}. One layer holds **{params['gqa']:,}** parameters against "
         f"MHA's {params['mha']:,} ({params['mha'] - params['gqa']:,} fewer) and MQA's "
         f"{params['mqa']:,}. Its KV cache for {seq_len:,} tokens in {dtype} is "
