@@ -98,6 +98,17 @@ def _segment(text: str, node: ast.AST) -> str:
 @functools.lru_cache(maxsize=1024)
 def parse_claim(text: str) -> ParsedClaim:
     """Read one claim. Raises ClaimError naming what is not allowed; never executes anything."""
+    return _parse(text, truth=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_expression(text: str) -> ParsedClaim:
+    """Read a number-valued expression over a computation's values (an ordering step's
+    `value:`), under the same whitelist as a claim. Raises ClaimError."""
+    return _parse(text, truth=False)
+
+
+def _parse(text: str, *, truth: bool) -> ParsedClaim:
     if not isinstance(text, str):
         raise ClaimError("a claim must be text")
     stripped = text.strip()
@@ -131,7 +142,7 @@ def parse_claim(text: str) -> ParsedClaim:
         # A call's function name was checked by _check_node; only its arguments are values.
         children = node.args if isinstance(node, ast.Call) else list(ast.iter_child_nodes(node))
         stack.extend(reversed(children))
-    if not (
+    if truth and not (
         isinstance(root, ast.Compare | ast.BoolOp | ast.Name)
         or (isinstance(root, ast.UnaryOp) and isinstance(root.op, ast.Not))
         or (isinstance(root, ast.Constant) and isinstance(root.value, bool))
@@ -211,6 +222,14 @@ def evaluate(parsed: ParsedClaim, values: Mapping[str, object]) -> bool:
     result = _eval(parsed.tree, values)
     if not isinstance(result, bool):
         raise ClaimError(f"the claim gives {format_number(result)}, not true or false")
+    return result
+
+
+def evaluate_number(parsed: ParsedClaim, values: Mapping[str, object]) -> Number:
+    """The number an expression gives. Raises ClaimError when it is not a number."""
+    result = _eval(parsed.tree, values)
+    if isinstance(result, bool):
+        raise ClaimError("the expression gives true or false, not a number")
     return result
 
 
@@ -394,8 +413,10 @@ __all__ = [
     "check_all",
     "describe_values",
     "evaluate",
+    "evaluate_number",
     "format_number",
     "parse_claim",
+    "parse_expression",
     "quoted",
     "unknown_name_message",
     "unknown_names",

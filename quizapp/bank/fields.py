@@ -129,6 +129,11 @@ _CHOICES = Field(
     required=True,
 )
 _SHUFFLE = Field("Shuffle the options when shown (default true).", _BOOL)
+# A claim tying a key to the computation; its schema is CLAIM_TEXT_SCHEMA (set below).
+_HOLDS_DOC = (
+    "A claim over the question's computation values (same syntax as an `expect:` claim). "
+    "`quizapp lint` checks, for each variant, that {what}. Never shown to the student."
+)
 
 TYPE_FIELDS: dict[QuestionType, dict[str, Field]] = {
     QuestionType.SINGLE_CHOICE: {"choices": _CHOICES, "shuffle": _SHUFFLE},
@@ -137,6 +142,10 @@ TYPE_FIELDS: dict[QuestionType, dict[str, Field]] = {
         "answer": Field("Whether the prompt's statement is true.", _BOOL, required=True),
         "why_true": Field("Why answering 'true' is right, or which trap it is.", _MARKDOWN),
         "why_false": Field("Why answering 'false' is right, or which trap it is.", _MARKDOWN),
+        "holds": Field(
+            _HOLDS_DOC.format(what="`answer` is whether this claim holds"),
+            {"$ref": "#/$defs/claim_text"},
+        ),
     },
     QuestionType.NUMERIC: {
         "answer": Field("The key.", {"$ref": "#/$defs/numeric_answer"}, required=True),
@@ -156,6 +165,12 @@ TYPE_FIELDS: dict[QuestionType, dict[str, Field]] = {
             },
             required=True,
         ),
+        "order_by_value": Field(
+            "With a `value:` on every step: whether the steps, as written, go from the smallest "
+            "value to the largest (`ascending`) or the reverse (`descending`). `quizapp lint` "
+            "checks it for each variant.",
+            {"enum": ["ascending", "descending"]},
+        ),
     },
     QuestionType.FLASHCARD: {
         "back": Field("The answer side, in Markdown.", _MARKDOWN, required=True),
@@ -166,11 +181,23 @@ CHOICE_FIELDS: dict[str, Field] = {
     "text": Field("The option, in Markdown.", _MARKDOWN, required=True),
     "correct": Field("Whether this option is correct (default false).", _BOOL),
     "why": Field("Why this option is right, or which trap it is.", _MARKDOWN),
+    "holds": Field(
+        _HOLDS_DOC.format(
+            what="the option is marked `correct: true` exactly when this claim holds"
+        ),
+        {"$ref": "#/$defs/claim_text"},
+    ),
 }
 
 STEP_FIELDS: dict[str, Field] = {
     "text": Field("The step.", _MARKDOWN, required=True),
     "why": Field("Why the step stands where it does.", _MARKDOWN),
+    "value": Field(
+        "An expression over the question's computation values that places this step, e.g. "
+        "`params_multi_head / 1000`; with `order_by_value`, `quizapp lint` checks the steps "
+        "are written sorted by it. Never shown to the student.",
+        {"$ref": "#/$defs/claim_text"},
+    ),
 }
 
 COMPUTE_FIELDS: dict[str, Field] = {

@@ -87,6 +87,9 @@ class Choice:
     why: str | None
     # Where the choice is written, so lint can point at one option; not part of its identity.
     location: Location | None = field(default=None, compare=False)
+    # `holds:` ties `correct` to the computation: lint checks the option is marked correct
+    # exactly when this claim holds. Authoring only: the student never sees it.
+    holds: Claim | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +109,8 @@ class TrueFalseQuestion(Question):
     answer: bool
     why_true: str | None = None
     why_false: str | None = None
+    # `holds:` ties the key to the computation: lint checks `answer` is whether it holds.
+    holds: Claim | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,11 +142,20 @@ class NumericQuestion(Question):
 class Step:
     text: str
     why: str | None = None
+    # `value:`, an expression over the computation's values that places the step; lint checks
+    # the steps are written sorted by it (`order_by_value`). Authoring only.
+    value: Claim | None = field(default=None, compare=False)
+
+
+class SortOrder(StrEnum):
+    ASCENDING = "ascending"
+    DESCENDING = "descending"
 
 
 @dataclass(frozen=True, kw_only=True)
 class OrderingQuestion(Question):
     steps: tuple[Step, ...]  # in the correct order; the app shuffles them
+    order_by_value: SortOrder | None = None  # set exactly when the steps carry `value:`
 
 
 @dataclass(frozen=True, kw_only=True)

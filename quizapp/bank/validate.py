@@ -33,6 +33,7 @@ from quizapp.bank.model import (
 )
 from quizapp.bank.validate_choices import read_choice_fields, read_true_false_fields
 from quizapp.bank.validate_compute import read_compute
+from quizapp.bank.validate_keys import check_ties_have_compute
 from quizapp.bank.validate_nodes import (
     BAD,
     EXPANSION_MESSAGE,
@@ -42,7 +43,7 @@ from quizapp.bank.validate_nodes import (
     TooMuchWork,
 )
 from quizapp.bank.validate_numeric import read_numeric_answer, read_traps
-from quizapp.bank.validate_ordering import read_steps
+from quizapp.bank.validate_ordering import BadOrder, read_order_by_value, read_steps
 from quizapp.bank.validate_vary import check_placeholders, read_vary
 from quizapp.bank.yaml12 import Node
 
@@ -229,6 +230,8 @@ class FileValidator(NodeReader):
             QuestionType.FLASHCARD: Flashcard,
         }[qtype]
         question = cls(**common, **typed)
+        if not check_ties_have_compute(self, question, get("compute") is not None):
+            return None
         return check_placeholders(self, question, node)
 
     def tags(self, node: Node) -> tuple[str, ...] | None:
@@ -282,6 +285,11 @@ class FileValidator(NodeReader):
             return None if answer is None or traps is None else {"answer": answer, "traps": traps}
         if qtype is QuestionType.ORDERING:
             steps = read_steps(self, get("steps")) if get("steps") is not None else None
-            return None if steps is None else {"steps": steps}
+            if steps is None:
+                return None
+            order = read_order_by_value(self, node, get("order_by_value"), steps)
+            return (
+                None if isinstance(order, BadOrder) else {"steps": steps, "order_by_value": order}
+            )
         back = self.text(get("back"), "back") if get("back") is not None else None
         return None if back is None else {"back": back}

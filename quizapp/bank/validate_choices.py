@@ -7,8 +7,9 @@ from collections.abc import Callable
 from quizapp.bank import fields as F
 from quizapp.bank.model import Choice, Location, QuestionType
 from quizapp.bank.text_checks import comparison_key, without_invisible
+from quizapp.bank.validate_keys import read_tie
 from quizapp.bank.validate_nodes import NodeReader
-from quizapp.bank.yaml12 import Node
+from quizapp.bank.yaml12 import MappingNode, Node
 
 
 def read_choice_fields(
@@ -39,6 +40,9 @@ def read_choice_fields(
         text = reader.text(found["text"][1], "choice text") if "text" in found else None
         correct = reader.boolean(found["correct"][1], "correct") if "correct" in found else False
         why = reader.text(found["why"][1], "why") if "why" in found else None
+        holds = read_tie(reader, found["holds"][1], "holds") if "holds" in found else None
+        if "holds" in found and holds is None:
+            continue
         if "why" not in found:
             reader.report(
                 item,
@@ -59,7 +63,15 @@ def read_choice_fields(
             )
             continue
         texts[key] = (reader.location(item), text)
-        choices.append(Choice(text=text, correct=correct, why=why, location=reader.location(item)))
+        choices.append(
+            Choice(
+                text=text,
+                correct=correct,
+                why=why,
+                location=reader.location(item),
+                holds=holds,
+            )
+        )
     if len(choices) != len(items):
         return None
     n_correct = sum(c.correct for c in choices)
@@ -91,11 +103,24 @@ def _hidden_difference(first: str, second: str) -> str:
 def read_true_false_fields(
     reader: NodeReader, node: Node, get: Callable[[str], Node | None]
 ) -> dict[str, object] | None:
-    answer = reader.boolean(get("answer"), "answer") if get("answer") is not None else None
+    answer_node = get("answer")
+    answer = None
+    if isinstance(answer_node, MappingNode):
+        reader.report(
+            answer_node,
+            "wrong-type",
+            "a true_false answer is true or false, not a mapping; to tie it to the "
+            "computation, keep 'answer: true' (or false) and add 'holds: CLAIM' beside it",
+        )
+    elif answer_node is not None:
+        answer = reader.boolean(answer_node, "answer")
+    holds = read_tie(reader, get("holds"), "holds") if get("holds") is not None else None
+    if get("holds") is not None and holds is None:
+        return None
     why = {
         k: reader.text(get(k), k) if get(k) is not None else None for k in ("why_true", "why_false")
     }
     for key, text in why.items():
         if text is None and get(key) is None:
             reader.report(node, "no-why", f"true_false question has no '{key}'", severity="warning")
-    return None if answer is None else {"answer": answer, **why}
+    return None if answer is None else {"answer": answer, **why, "holds": holds}

@@ -15,7 +15,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from quizapp.bank.model import (
-    Choice,
     ChoiceQuestion,
     ComputeSpec,
     Flashcard,
@@ -23,7 +22,6 @@ from quizapp.bank.model import (
     OrderingQuestion,
     Question,
     Scalar,
-    Step,
     TrueFalseQuestion,
 )
 
@@ -104,18 +102,14 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
             ),
         )
     if isinstance(question, ChoiceQuestion):
+        # A `holds:` claim stays as written, like an `expect:` claim.
         changes["choices"] = tuple(
-            Choice(
-                fill(c.text, assignment),
-                c.correct,
-                c.why and fill(c.why, assignment),
-                c.location,
-            )
+            replace(c, text=fill(c.text, assignment), why=c.why and fill(c.why, assignment))
             for c in question.choices
         )
     elif isinstance(question, OrderingQuestion):
         changes["steps"] = tuple(
-            Step(fill(s.text, assignment), s.why and fill(s.why, assignment))
+            replace(s, text=fill(s.text, assignment), why=s.why and fill(s.why, assignment))
             for s in question.steps
         )
     elif isinstance(question, Flashcard):
