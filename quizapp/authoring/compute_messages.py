@@ -46,8 +46,9 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "unknown-value",
         "error",
         "lint",
-        "A numeric answer's `from:`, or a name in one of the compute block's `expect` claims, "
-        "is not a value the question's computation gives. For a claim, the message points at "
+        "A numeric answer's `from:`, or a name in one of the compute block's `expect` claims "
+        "or in a key's `holds:` or `value:`, is not a value the question's computation gives. "
+        "For a claim, the message points at "
         "the claim and suggests the closest value.",
         "Use one of the values the message lists (each computation's values are listed in the "
         "Computations section).",
@@ -118,7 +119,9 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "`and`/`or`/`not` and `abs`, `min` and `max`, in at most 100 parts. Attributes, "
         "indexing, text, other calls, lambdas and comprehensions are refused, as is a claim "
         "that is not true or false (`a + b` alone). The list holds 1 to 16 claims; a `says` is "
-        "one line of at most 200 characters.",
+        "one line of at most 200 characters. A key's `holds:` or `value:` is read the same "
+        "way (a `value:` gives a number rather than true or false), and needs the question's "
+        "`compute:` block.",
         "Rewrite the claim as a comparison of values, e.g. `abs(pooled_difference) < 1e-6` "
         "rather than `pooled_difference.abs() < 1e-6`; put words in `says`, not in a `#` "
         "comment. Check a claim from the shell with `quizapp compute NAME --expect 'CLAIM'`.",
@@ -172,10 +175,36 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         ),
     ),
     Message(
+        "key-contradicted",
+        "error",
+        "eval",
+        "A key tied to the computation disagrees with it: an option is marked `correct: true` "
+        "but its `holds:` claim is false (or holds but the option is not marked correct), a "
+        "true_false `answer` is not what its `holds:` claim gives, or ordering steps are not "
+        "written sorted by their `value:` as `order_by_value` says. The message points at the "
+        "option, claim or step and gives the values read; for a `vary:` question it names "
+        "the variant. See [Keys proven by the computation](#keys-proven-by-the-computation-holds).",
+        "Read the values: either the key is wrong (fix `correct:`, `answer:` or the steps' "
+        "order) or the claim does not say what the option says (fix the claim).",
+        example=(
+            "  - id: q-key-contradicted\n    type: single_choice\n"
+            + COMMON_FIELDS
+            + "    compute:\n      name: mha_params\n      args: {d_model: 512, n_heads: 8}\n"
+            + "      expect: [params_single_head == params_multi_head]\n"
+            + "    choices:\n"
+            + "      - text: Fewer parameters\n"
+            + "        correct: true\n        why: W\n"
+            + "        holds: params_multi_head < params_single_head\n"
+            + "      - text: Equal parameters\n        why: W\n"
+            + "        holds: params_multi_head == params_single_head\n"
+        ),
+    ),
+    Message(
         "claim-error",
         "error",
         "eval",
-        "A claim could not be evaluated on the computation's values: a division by zero, a "
+        "A claim (in `expect:`, or a key's `holds:` or `value:`) could not be evaluated on the "
+        "computation's values: a division by zero, a "
         "value that is text rather than a number, a number grown too large, or a claim that "
         "comes out as a number instead of true or false.",
         "Guard the arithmetic (compare `a > b * c` rather than `a / c > b`) and compare only "

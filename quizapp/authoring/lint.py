@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from quizapp.authoring.echo_claims import dynamic_echoes, static_echoes
@@ -24,6 +24,7 @@ from quizapp.authoring.evaluation import (
     stored_results,
 )
 from quizapp.authoring.item_writing import check_item_writing
+from quizapp.authoring.key_claims import KeyTally, has_ties, judge_ties, unknown_tie_names
 from quizapp.authoring.lessons import Lessons, checkable_sources, unknown_sources
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
@@ -37,6 +38,9 @@ class LintReport:
     bank: Bank
     diagnostics: list[Diagnostic]
     notes: tuple[str, ...] = ()  # one line each: what was not checked, and why
+    keys: KeyTally = field(
+        default_factory=KeyTally
+    )  # computed keys proven, and those judged by the author
 
     @property
     def error_count(self) -> int:
@@ -106,7 +110,8 @@ def lint(
     if strict:
         diagnostics = [d.promoted() for d in diagnostics]
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))
-    return LintReport(bank=bank, diagnostics=diagnostics, notes=tuple(notes))
+    keys = KeyTally.of(bank.questions.values())
+    return LintReport(bank=bank, diagnostics=diagnostics, notes=tuple(notes), keys=keys)
 
 
 def _at(location: Location, code: str, message: str, severity: str = "error") -> Diagnostic:
@@ -173,7 +178,7 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
             )
         )
         return False
-    unknown = unknown_claim_names(question, spec.values)
+    unknown = unknown_claim_names(question, spec.values) + unknown_tie_names(question, spec.values)
     diagnostics.extend(unknown)
     return not unknown
 
@@ -191,17 +196,18 @@ class EvalCheck:
 
 def evaluation_checks(questions: Iterable[Question]) -> list[EvalCheck]:
     """One check per question whose computation lint must run: a numeric answer written as
-    `from: <value>`, or `expect:` claims (one run serves both)."""
+    `from: <value>`, `expect:` claims, or a key tied by `holds:`/`value:` (one run serves all)."""
     return [
         EvalCheck(q, judge_computed_values)
         for q in questions
-        if q.compute and (_derives_answer(q) or q.compute.expect)
+        if q.compute and (_derives_answer(q) or q.compute.expect or has_ties(q))
     ]
 
 
 def judge_computed_values(question: Question, values: Values) -> list[Diagnostic]:
-    """The question's claims, then its derived key, against the values its computation gave."""
+    """The question's claims, then its key, against the values its computation gave."""
     found = claim_results(question, values) + dynamic_echoes(question, values)
+    found += judge_ties(question, values)
     if _derives_answer(question):
         found += judge_derived_answer(question, values)
     return found
@@ -342,9 +348,11 @@ def render_text(report: LintReport) -> str:
 
 
 def render_summary(report: LintReport) -> str:
+    keys = report.keys.summary()
     return "".join(f"{note}\n" for note in report.notes) + (
         f"{len(report.bank.files)} file(s), {len(report.bank.questions)} question(s) loaded: "
         f"{report.error_count} error(s), {report.warning_count} warning(s)"
+        + (f"; {keys}" if keys else "")
     )
 
 
@@ -355,6 +363,7 @@ def render_json(report: LintReport) -> str:
         "errors": report.error_count,
         "warnings": report.warning_count,
         "notes": list(report.notes),
+        "computed_keys": report.keys.as_dict(),
         "diagnostics": [d.as_dict() for d in report.diagnostics],
     }
     return json.dumps(payload, indent=2)

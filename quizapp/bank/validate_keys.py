@@ -9,6 +9,8 @@ computation, and whether the key agrees with what the claims give, is lint's to 
 
 from __future__ import annotations
 
+import math
+
 from quizapp.bank.claims import ClaimError, parse_claim, parse_expression, quoted
 from quizapp.bank.model import (
     ChoiceQuestion,
@@ -18,12 +20,21 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.bank.validate_nodes import NodeReader
-from quizapp.bank.yaml12 import Node
+from quizapp.bank.yaml12 import FLOAT, INT, Node, ScalarNode
 
 
 def read_tie(reader: NodeReader, node: Node, what: str, *, number: bool = False) -> Claim | None:
     """A `holds:` claim (or, with `number`, a step's `value:` expression), or None when it
-    cannot be read (reported at its line as `bad-claim`)."""
+    cannot be read (reported at its line as `bad-claim`). A `value:` may be a plain number:
+    a step that stands for a constant (`value: 512`)."""
+    if number and isinstance(node, ScalarNode) and node.tag in (INT, FLOAT):
+        value = reader.scalar(node, what)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None  # reported by scalar()
+        if not math.isfinite(value):
+            reader.report(node, "bad-claim", f"{what} must be a finite number")
+            return None
+        return Claim(text=repr(value), location=reader.location(node))
     text = reader.text(node, what)
     if text is None:
         return None
