@@ -117,11 +117,14 @@ def question_mapping(question: Question, deck_topic: str | None = None) -> dict[
                 "text": c.text,
                 **({"correct": True} if c.correct else {}),
                 **({"why": c.why} if c.why is not None else {}),
+                **({"holds": c.holds.text} if c.holds is not None else {}),
             }
             for c in question.choices
         ]
     elif isinstance(question, TrueFalseQuestion):
         out["answer"] = question.answer
+        if question.holds is not None:
+            out["holds"] = question.holds.text
         for key in ("why_true", "why_false"):
             if getattr(question, key) is not None:
                 out[key] = getattr(question, key)
@@ -133,8 +136,17 @@ def question_mapping(question: Question, deck_topic: str | None = None) -> dict[
         if question.traps:
             out["traps"] = [{"value": t.value, "why": t.why} for t in question.traps]
     elif isinstance(question, OrderingQuestion):
+        if question.order_by_value is not None:
+            out["order_by_value"] = question.order_by_value.value
         out["steps"] = [
-            s.text if s.why is None else {"text": s.text, "why": s.why} for s in question.steps
+            s.text
+            if s.why is None and s.value is None
+            else {
+                "text": s.text,
+                **({"why": s.why} if s.why is not None else {}),
+                **({"value": s.value.text} if s.value is not None else {}),
+            }
+            for s in question.steps
         ]
     elif isinstance(question, Flashcard):
         out["back"] = question.back

@@ -29,8 +29,15 @@ def comparable(question: Question) -> dict[str, object]:
     fields = dataclasses.asdict(question)
     fields.pop("location")
     fields.pop("field_locations", None)
+    # Keys tied to the computation (`holds:`, `value:`) are authoring only: the YAML writer
+    # writes them (export.question_mapping); CSV, JSON, GIFT, Moodle and Anki do not carry them yet.
+    fields.pop("holds", None)
+    fields.pop("order_by_value", None)
     for choice in fields.get("choices", ()):
         choice.pop("location")
+        choice.pop("holds", None)
+    for step in fields.get("steps", ()):
+        step.pop("value", None)
     if fields.get("compute"):
         fields["compute"] = {
             "name": question.compute.name,
