@@ -28,14 +28,15 @@ JSON
         id, type, deck (the deck id), topic (effective), difficulty, tags (list),
         source, pairs_with (list), prompt, explanation, compute ({name, args, expect: [{claim, says}]} or null),
         vary ({name: [values]}, {} when the question is not parameterized), and
-        single_choice / multiple_choice: choices [{text, correct, why}], shuffle
-        true_false:   answer (bool), why_true, why_false
+        single_choice / multiple_choice: choices [{text, correct, why, holds}], shuffle
+        true_false:   answer (bool), why_true, why_false, holds
         numeric:      answer {value, from, tolerance, relative_tolerance, unit},
                       traps [{value, why}]
-        ordering:     steps [{text, why}] (in the correct order)
+        ordering:     steps [{text, why, value}] (in the correct order), order_by_value
         flashcard:    back
 
-    Strings are the bank's Markdown, unchanged. Drop the `null`s and `deck` and an object is a
+    `holds`, `value` and `order_by_value` are the claims that prove a key (docs/authoring.md),
+    `null` where the author judges it. Strings are the bank's Markdown, unchanged. Drop the `null`s and `deck` and an object is a
     valid bank question again.
 
 Anki (.apkg, written with genanki)
@@ -189,11 +190,15 @@ def question_json(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER)
     }
     if isinstance(question, ChoiceQuestion):
         choices = [question.choices[i] for i in order.of_choices(question)]
-        out["choices"] = [{"text": c.text, "correct": c.correct, "why": c.why} for c in choices]
+        out["choices"] = [
+            {"text": c.text, "correct": c.correct, "why": c.why, "holds": _claim_text(c.holds)}
+            for c in choices
+        ]
         out["shuffle"] = question.shuffle
     elif isinstance(question, TrueFalseQuestion):
         out |= {"answer": question.answer, "why_true": question.why_true}
         out["why_false"] = question.why_false
+        out["holds"] = _claim_text(question.holds)
     elif isinstance(question, NumericQuestion):
         a = question.answer
         out["answer"] = {
@@ -205,10 +210,20 @@ def question_json(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER)
         }
         out["traps"] = [{"value": t.value, "why": t.why} for t in question.traps]
     elif isinstance(question, OrderingQuestion):
-        out["steps"] = [{"text": s.text, "why": s.why} for s in question.steps]
+        out["steps"] = [
+            {"text": s.text, "why": s.why, "value": _claim_text(s.value)} for s in question.steps
+        ]
+        by_value = question.order_by_value
+        out["order_by_value"] = None if by_value is None else by_value.value
     elif isinstance(question, Flashcard):
         out["back"] = question.back
     return out
+
+
+def _claim_text(claim: Any) -> str | None:
+    """A key's claim (`holds:`) as written, or None: JSON carries it so a round trip keeps
+    the key proven."""
+    return None if claim is None else claim.text
 
 
 def _compute_json(compute: ComputeSpec) -> dict[str, Any]:
@@ -243,7 +258,12 @@ def json_to_mapping(obj: Mapping[str, Any]) -> dict[str, Any]:
                 for c in value
             ]
         elif key == "steps":
-            value = [s["text"] if s.get("why") is None else dict(s) for s in value]
+            value = [
+                s["text"]
+                if s.get("why") is None and s.get("value") is None
+                else {k: v for k, v in s.items() if v is not None}
+                for s in value
+            ]
         out[key] = value
     return out
 

@@ -77,6 +77,8 @@ def run_export(args: argparse.Namespace) -> int:
         summary = (
             f"{exported} question(s) exported" + (f" to {terminal_safe(out)}" if out else "") + tail
         )
+    if args.format != "json":
+        say_lost_key_claims(questions, args.format)
     if bank.errors:
         print(
             f"quizapp export: {summary}; {len(bank.errors)} error(s): questions with errors "
@@ -86,6 +88,24 @@ def run_export(args: argparse.Namespace) -> int:
         return 1
     print(f"quizapp export: {summary}", file=sys.stderr)
     return 0
+
+
+def say_lost_key_claims(questions: list, format_name: str) -> None:
+    """Only JSON carries the claims that prove keys (`holds:`, a step's `value:`): say what
+    another format loses, rather than drop it silently."""
+    proven = [
+        q
+        for q in questions
+        if getattr(q, "holds", None) is not None
+        or any(getattr(c, "holds", None) is not None for c in getattr(q, "choices", ()))
+        or any(s.value is not None for s in getattr(q, "steps", ()))
+    ]
+    if proven:
+        print(
+            f"quizapp export: note: {len(proven)} question(s) lose the claims that prove their "
+            f"keys (holds:, value:), which {format_name} cannot carry; --format json keeps them",
+            file=sys.stderr,
+        )
 
 
 def write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:

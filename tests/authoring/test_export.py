@@ -73,6 +73,29 @@ def test_json_round_trips_the_bundled_bank(tmp_path: Path) -> None:
         ]
 
 
+def key_claims(question: object) -> list[str | None]:
+    """The claims that prove a question's key, as written: per option, the question's own,
+    per step (grading never reads them, so `comparable` leaves them out)."""
+    claims = [getattr(c, "holds", None) for c in getattr(question, "choices", ())]
+    claims += [getattr(question, "holds", None)]
+    claims += [s.value for s in getattr(question, "steps", ())]
+    return sorted(c.text for c in claims if c is not None)
+
+
+def test_json_keeps_the_claims_that_prove_the_keys(tmp_path: Path) -> None:
+    """`holds:` is the point of a proven key: a JSON round trip must not drop it silently."""
+    bank = load_bank([bundled_bank_path()])
+    proven = [q for q in bank.questions.values() if key_claims(q)]
+    assert len(proven) >= 10  # the bundled bank ties keys; the check is not vacuous
+    for deck in bank.decks:
+        exported = json.loads(export_json(deck.questions, [deck]))["questions"]
+        path = tmp_path / f"{deck.id}.yaml"
+        path.write_text(render_deck(deck_info(deck), [json_to_mapping(o) for o in exported]))
+        again, _ = load_file(path)
+        assert again is not None
+        assert [key_claims(q) for q in again.questions] == [key_claims(q) for q in deck.questions]
+
+
 COMMON_KEYS = {
     "id",
     "type",
@@ -90,9 +113,9 @@ COMMON_KEYS = {
 TYPE_KEYS = {
     "single_choice": {"choices", "shuffle"},
     "multiple_choice": {"choices", "shuffle"},
-    "true_false": {"answer", "why_true", "why_false"},
+    "true_false": {"answer", "why_true", "why_false", "holds"},
     "numeric": {"answer", "traps"},
-    "ordering": {"steps"},
+    "ordering": {"steps", "order_by_value"},
     "flashcard": {"back"},
 }
 
@@ -110,7 +133,9 @@ def test_json_shape_is_stable_every_key_present() -> None:
                 "unit",
             }
         if question.type is QuestionType.ORDERING:
-            assert all(set(step) == {"text", "why"} for step in obj["steps"])
+            assert all(set(step) == {"text", "why", "value"} for step in obj["steps"])
+        if "choices" in obj:
+            assert all(set(c) == {"text", "correct", "why", "holds"} for c in obj["choices"])
         if obj["compute"] is not None:
             assert set(obj["compute"]) == {"name", "args", "expect"}
             assert all(set(c) == {"claim", "says"} for c in obj["compute"]["expect"])
@@ -283,3 +308,16 @@ def test_anki_fronts_do_not_give_the_answer_away_by_position() -> None:
         correct = next(c for c in question.choices if c.correct)
         first_is_correct += correct.text[:20] in first
     assert singles and first_is_correct < len(singles) / 2
+
+
+@pytest.mark.parametrize("format_name", ["csv", "gift"])
+def test_a_format_that_cannot_carry_key_claims_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, format_name: str
+) -> None:
+    out = tmp_path / f"bank.{format_name}"
+    code, _, stderr = cli(capsys, "export", "--format", format_name, "--out", str(out))
+    assert code == 0, stderr
+    assert f"lose the claims that prove their keys (holds:, value:), which {format_name}" in stderr
+    json_out = tmp_path / "bank.json"
+    code, _, stderr = cli(capsys, "export", "--format", "json", "--out", str(json_out))
+    assert code == 0 and "lose the claims" not in stderr
