@@ -16,6 +16,11 @@ REPO = Path(__file__).resolve().parent.parent
 # a 100x32 window. Every test sets the size it means.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+# Lint's computations get 10 s in all by default: on a runner busy with the other xdist worker
+# (torch imported cold in each subprocess) a lint test could spend that and report
+# `eval-budget` instead of what it checks. Tests of the budget pass theirs explicitly; the
+# rest, and their subprocesses, run without one (QUIZAPP_EVAL_TIMEOUT, as a slow CI would).
+os.environ["QUIZAPP_EVAL_TIMEOUT"] = "0"
 CORPUS = Path(__file__).resolve().parent / "bank" / "corpus"
 
 

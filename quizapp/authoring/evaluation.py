@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
+import os
 import threading
 import time
 import weakref
@@ -41,6 +43,9 @@ if TYPE_CHECKING:
 # a loaded CI runner while an editor's lint-on-save or a CI job on a hostile file is never
 # held for longer than this.
 DEFAULT_BUDGET_SECONDS = 10.0
+# A machine slower than that (a shared CI runner) sets its own default, as pip's timeout can be.
+BUDGET_VARIABLE = "QUIZAPP_EVAL_TIMEOUT"
+MAX_BUDGET_SECONDS = 86_400.0
 # Lint's computations are small (the registry bounds them), so torch's second intra-op thread
 # gains them little, and on a busy machine it costs far more: with both cores taken by other
 # work, gradient_flow at 16 blocks took 10-50 s on two threads and 1-2 s on one, which put a
@@ -202,12 +207,33 @@ class BudgetedRuns:
         return dict(result.values)  # only the values are kept in memory
 
 
+def default_budget() -> float | None:
+    """The budget when none is given: $QUIZAPP_EVAL_TIMEOUT seconds (0: no limit), else
+    DEFAULT_BUDGET_SECONDS. Raises ValueError, naming the variable, when it is not a number
+    of seconds from 0 to a day."""
+    text = os.environ.get(BUDGET_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_BUDGET_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_BUDGET_SECONDS:  # NaN fails too
+        raise ValueError(
+            f"{BUDGET_VARIABLE} must be seconds from 0 (no limit) to {MAX_BUDGET_SECONDS:g}, "
+            f"not {text[:40]!r}"
+        )
+    return seconds or None
+
+
 __all__ = [
+    "BUDGET_VARIABLE",
     "DEFAULT_BUDGET_SECONDS",
     "BudgetSpent",
     "BudgetedRuns",
     "RunKey",
     "Values",
+    "default_budget",
     "live_runs",
     "run_key",
     "stored_results",

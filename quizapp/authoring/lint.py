@@ -12,14 +12,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from quizapp.authoring.echo_claims import dynamic_echoes, static_echoes
 from quizapp.authoring.evaluation import (
-    DEFAULT_BUDGET_SECONDS,
     BudgetedRuns,
     BudgetSpent,
     RunKey,
     Values,
+    default_budget,
     run_key,
     stored_results,
 )
@@ -60,13 +61,13 @@ def lint(
     *,
     strict: bool = False,
     evaluate: bool = True,
-    eval_budget: float | None = DEFAULT_BUDGET_SECONDS,
+    eval_budget: float | Literal["default"] | None = "default",
     on_progress: Callable[[int, int], None] | None = None,
     use_cache: bool = True,
     lessons: Lessons | None = None,
 ) -> LintReport:
     """Load and check `paths`. Computations run within `eval_budget` seconds in all (None or
-    0: no limit); `on_progress(done, total)` hears how far evaluation has got. With
+    0: no limit; "default": $QUIZAPP_EVAL_TIMEOUT, else DEFAULT_BUDGET_SECONDS); `on_progress(done, total)` hears how far evaluation has got. With
     `use_cache`, results stored by earlier runs are reused and new ones stored (the user's
     cache folder; QUIZAPP_NO_CACHE turns it off). Sources are checked against `lessons`;
     without them that check is skipped, and the report's notes say so once."""
@@ -95,6 +96,8 @@ def lint(
     if evaluate:
         checks = evaluation_checks(checked)
         if checks:
+            if eval_budget == "default":
+                eval_budget = default_budget()
             runs = BudgetedRuns(eval_budget, stored=stored_results(use_cache))
             run_eval_checks(checks, runs, diagnostics, on_progress)
     diagnostics += check_item_writing(bank)

@@ -149,10 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--eval-timeout",
         type=flag_types.EVAL_SECONDS,
-        default=DEFAULT_EVAL_TIMEOUT,
+        default=None,
         metavar="S",
         help="stop running computations after S seconds in all and warn [eval-budget] "
-        f"(default {DEFAULT_EVAL_TIMEOUT:g}; 0: no limit)",
+        f"(default {DEFAULT_EVAL_TIMEOUT:g}, or $QUIZAPP_EVAL_TIMEOUT; 0: no limit)",
     )
     lint.add_argument(
         "--lessons",

@@ -51,18 +51,25 @@ def _lint_report(args: argparse.Namespace) -> int:
     if isinstance(lessons, str):
         print(error_line("quizapp lint", lessons), file=sys.stderr)
         return 2
+    budget = args.eval_timeout or None
+    if args.eval_timeout is None:
+        from quizapp.authoring.evaluation import default_budget
+
+        try:
+            budget = default_budget()
+        except ValueError as exc:
+            print(error_line("quizapp lint", str(exc)), file=sys.stderr)
+            return 2
     # On a terminal (not with --format json) a slow evaluation shows how far it has got.
     progress = (
-        StatusLine("evaluating derived answers", limit=args.eval_timeout or None)
-        if args.format == "text"
-        else None
+        StatusLine("evaluating derived answers", limit=budget) if args.format == "text" else None
     )
     try:
         report = lint(
             paths,
             strict=args.strict,
             evaluate=not args.no_eval,
-            eval_budget=args.eval_timeout or None,
+            eval_budget=budget,
             on_progress=progress,
             use_cache=not args.no_cache,
             lessons=lessons,
