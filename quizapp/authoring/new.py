@@ -15,6 +15,7 @@ followed: the file it points to is edited, and the link stays a link.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -259,6 +260,35 @@ def _errors(diagnostics: list) -> list[tuple[int, int, str, str]]:
     return sorted(
         (d.line, d.column, d.code, d.message) for d in diagnostics if d.severity == "error"
     )
+
+
+def deck_header(path: Path) -> str:
+    """A new deck file's text for `path`: its `deck:` header, named after the file, and
+    `questions:` with nothing under it yet, for `append_question` to add to."""
+    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "deck"
+    title = path.stem.replace("_", " ").replace("-", " ").strip().capitalize() or "Deck"
+    return (
+        "format: 1\n"
+        "deck:\n"
+        f"  id: {slug}\n"
+        f"  title: {json.dumps(title, ensure_ascii=False)}\n"
+        f"  topic: {slug}\n"
+        "  domain: LLM architecture\n"
+        "  exam_weight: 1  # its share of a mock exam, against the other decks' weights\n"
+        "questions:\n"
+    )
+
+
+def start_deck(path: str | Path) -> Path:
+    """Create the deck file at `path` with its header (`quizapp new --deck` on a file that
+    does not exist yet). Never replaces a file: raises NewQuestionError if one is there, or
+    if the file cannot be written."""
+    given = Path(path)
+    try:
+        write_output(given, deck_header(given).encode("utf-8"), replace=False)
+    except OutputError as exc:
+        raise NewQuestionError(f"{given}: {exc.cause}") from None
+    return given
 
 
 def append_question(

@@ -33,7 +33,8 @@ in the bundled decks); the result is loaded before it replaces FILE, and FILE is
 untouched if anything is wrong. A FILE that is a symbolic link is followed (the file it
 points to is edited, the link stays); a FIFO, device or folder is refused. The id,
 `<deck topic>-new-<type>-<N>` unless --id is given, is unique across FILE, the bundled bank
-and any --bank paths.
+and any --bank paths. A FILE that does not exist yet is started: a `deck:` header named
+after the file (edit its title and weight), then the question.
 """
 
 _EXPORT_EPILOG = """\
@@ -113,7 +114,9 @@ def add_authoring_commands(
         formatter_class=raw,
     )
     new.add_argument("--type", required=True, choices=_TYPES, help="the question type")
-    new.add_argument("--deck", metavar="FILE", help="append to this deck file")
+    new.add_argument(
+        "--deck", metavar="FILE", help="append to this deck file (started if it does not exist)"
+    )
     new.add_argument("--id", metavar="ID", help="the new question's id (default: generated)")
     _add_bank_options(new, "ids must be unique across")
 
@@ -305,6 +308,7 @@ def _new(args: argparse.Namespace) -> int:
         check_id,
         collect_ids,
         new_id,
+        start_deck,
         template,
     )
 
@@ -320,12 +324,20 @@ def _new(args: argparse.Namespace) -> int:
             sys.stdout.write(template(args.type, qid))
             return 0
         deck = Path(args.deck)
-        if not deck.exists():
-            return usage_error("new", f"--deck {deck}: no such file")
+        started = None
+        if not deck.exists() and not deck.is_symlink():
+            started = start_deck(deck)  # a new deck: its header first, then the question
         others = [p for p in references if p.resolve() != deck.resolve()]
-        added = append_question(deck, args.type, qid=args.id, reference_paths=others)
+        try:
+            added = append_question(deck, args.type, qid=args.id, reference_paths=others)
+        except NewQuestionError:
+            if started is not None:
+                started.unlink(missing_ok=True)  # no half-made deck left behind
+            raise
     except NewQuestionError as exc:
         return usage_error("new", str(exc))
+    if started is not None:
+        print(terminal_safe(f"{started}: started deck '{started.stem}'"))
     print(terminal_safe(f"{added.path}:{added.line}: added {args.type} question '{added.id}'"))
     return 0
 

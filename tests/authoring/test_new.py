@@ -157,11 +157,35 @@ def test_new_refuses_a_file_that_is_not_a_deck_and_leaves_it_byte_identical(
     assert list(tmp_path.iterdir()) == [path]
 
 
-def test_new_refuses_a_missing_deck_file(
+def test_new_starts_a_deck_file_that_does_not_exist_yet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, _, stderr = cli(capsys, "new", "--type", "flashcard", "--deck", str(tmp_path / "x.yaml"))
-    assert code == 2 and "no such file" in stderr
+    """`quizapp new --deck` is how a deck begins: the header named after the file, then the
+    question; a second call appends to it."""
+    path = tmp_path / "my_first-deck.yaml"
+    code, stdout, stderr = cli(capsys, "new", "--type", "flashcard", "--deck", str(path))
+    assert code == 0, stderr
+    assert stdout.splitlines()[0] == f"{path}: started deck 'my_first-deck'"
+    code, _, stderr = cli(capsys, "new", "--type", "true_false", "--deck", str(path))
+    assert code == 0, stderr
+    deck, diagnostics = load_file(path)
+    assert deck is not None and [d for d in diagnostics if d.severity == "error"] == []
+    assert (deck.id, deck.title, deck.topic) == ("my-first-deck", "My first deck", "my-first-deck")
+    assert [q.type.value for q in deck.questions] == ["flashcard", "true_false"]
+
+
+def test_a_deck_that_cannot_be_started_leaves_nothing_behind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing_folder = tmp_path / "nowhere" / "x.yaml"
+    code, _, stderr = cli(capsys, "new", "--type", "flashcard", "--deck", str(missing_folder))
+    assert code == 2 and stderr.count("\n") == 1 and "nowhere" in stderr
+    taken = tmp_path / "taken.yaml"
+    code, _, stderr = cli(
+        capsys, "new", "--type", "flashcard", "--deck", str(taken), "--id", "bad id!"
+    )
+    assert code == 2 and stderr.count("\n") == 1
+    assert not taken.exists()  # the header written for it went again
 
 
 @pytest.mark.parametrize(
