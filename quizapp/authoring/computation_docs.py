@@ -11,12 +11,12 @@ and check it (exit 1 when stale, as the tests do) with `--check docs/computation
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from quizapp.authoring.docs import report_stale
 from quizapp.experiments.discover import Match
 from quizapp.experiments.registry import COMPUTATIONS
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec, Rule
@@ -310,18 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"{parser.prog}: {path}: {exc}", file=sys.stderr)
         return 2
-    if current == generated:
-        return 0
-    diff = difflib.unified_diff(
-        current.splitlines(keepends=True),
-        generated.splitlines(keepends=True),
-        fromfile=f"{path} (on disk)",
-        tofile=f"{path} (generated)",
-        n=1,
-    )
-    sys.stderr.writelines(list(diff)[:60])
-    print(f"\n{path} is out of date; run: {REGENERATE}", file=sys.stderr)
-    return 1
+    return report_stale(path, current, generated, REGENERATE)
 
 
 if __name__ == "__main__":

@@ -203,20 +203,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             path.write_text(updated, encoding="utf-8")
             print(f"{path}: generated sections updated", file=sys.stderr)
         return 0
-    if updated == current:
+    return report_stale(path, current, updated, f"python -m quizapp.authoring.docs --write {path}")
+
+
+def report_stale(path: Path, current: str, generated: str, regenerate: str) -> int:
+    """0 when a generated doc is current; else the start of its diff and the command that
+    regenerates it on stderr, and 1 (shared by every `--check` of generated docs)."""
+    if current == generated:
         return 0
     diff = difflib.unified_diff(
         current.splitlines(keepends=True),
-        updated.splitlines(keepends=True),
+        generated.splitlines(keepends=True),
         fromfile=f"{path} (on disk)",
         tofile=f"{path} (generated)",
         n=1,
     )
     sys.stderr.writelines(list(diff)[:60])
-    print(
-        f"\n{path} is out of date; run: python -m quizapp.authoring.docs --write {path}",
-        file=sys.stderr,
-    )
+    print(f"\n{path} is out of date; run: {regenerate}", file=sys.stderr)
     return 1
 
 
