@@ -93,13 +93,9 @@ def run_export(args: argparse.Namespace) -> int:
 def say_lost_key_claims(questions: list, format_name: str) -> None:
     """Only JSON carries the claims that prove keys (`holds:`, a step's `value:`): say what
     another format loses, rather than drop it silently."""
-    proven = [
-        q
-        for q in questions
-        if getattr(q, "holds", None) is not None
-        or any(getattr(c, "holds", None) is not None for c in getattr(q, "choices", ()))
-        or any(s.value is not None for s in getattr(q, "steps", ()))
-    ]
+    from quizapp.authoring.key_claims import has_ties
+
+    proven = [q for q in questions if has_ties(q)]
     if proven:
         print(
             f"quizapp export: note: {len(proven)} question(s) lose the claims that prove their "
