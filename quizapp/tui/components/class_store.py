@@ -26,10 +26,13 @@ if TYPE_CHECKING:
 CLASS_STORE = "the class store"
 
 
+def waiting(pending: int, answers: int) -> str:
+    """ "2 answers", or "3 changes" when burying, suspending or an exam is among them."""
+    return plural(pending, "answer" if pending == answers else "change")
+
+
 def _what(status: WriterStatus) -> str:
-    return plural(
-        status.pending, "answer" if status.pending == status.pending_answers else "change"
-    )
+    return waiting(status.pending, status.pending_answers)
 
 
 def kept_line(status: WriterStatus) -> str | None:

@@ -31,14 +31,9 @@ from typing import TYPE_CHECKING, TypeVar
 from quizapp.srs.store.history import PostgresLocation
 from quizapp.srs.store.writer import HistoryWriter, WriterClosed, WriterStatus
 from quizapp.srs.store.writes import AnswerWrite, ExamWrite, FlagWrite, Ticket
-from quizapp.tui.components.class_store import Outage, kept_line, quit_note, reconnect
+from quizapp.tui.components.class_store import Outage, kept_line, quit_note, reconnect, waiting
 from quizapp.tui.components.scheduled import Scheduled, schedule
-from quizapp.tui.text.history_lines import (
-    session_answers,
-    unsaved_at_quit,
-    waiting,
-    waiting_line,
-)
+from quizapp.tui.text.history_lines import session_answers, unsaved_at_quit, waiting_line
 
 if TYPE_CHECKING:
     from textual.app import App

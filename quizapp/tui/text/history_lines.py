@@ -4,28 +4,25 @@ leaving a session (quizapp/tui/components/history_writes.py knows what is waitin
 from __future__ import annotations
 
 from quizapp.srs.store.writer import WriterStatus
-from quizapp.tui.components.class_store import quit_note
+from quizapp.tui.components.class_store import quit_note, waiting
 from quizapp.wording import plural
-
-
-def waiting(pending: int, answers: int) -> str:
-    """ "2 answers", or "3 changes" when burying, suspending or an exam is among them."""
-    return plural(pending, "answer" if pending == answers else "change")
 
 
 def waiting_line(status: WriterStatus) -> str:
     """The status bar while writes wait: being saved, or retrying after an error."""
+    what = waiting(status.pending, status.pending_answers)
     verb = "is" if status.pending == 1 else "are"
     if status.last_error is None:
-        return f"{waiting(status.pending, status.pending_answers)} {verb} being saved…"
-    return f"{waiting(status.pending, status.pending_answers)} not saved yet — retrying ({status.last_error})"
+        return f"{what} {verb} being saved…"
+    return f"{what} not saved yet — retrying ({status.last_error})"
 
 
 def unsaved_at_quit(status: WriterStatus, flush_seconds: float) -> str:
     """For the quit confirmation, while writes wait to be retried here."""
+    what = waiting(status.pending, status.pending_answers)
     why = f" ({status.last_error})" if status.last_error else ""
     return (
-        f"{waiting(status.pending, status.pending_answers)} not saved yet{why}.\nQuitting tries once more for up to "
+        f"{what} not saved yet{why}.\nQuitting tries once more for up to "
         f"{flush_seconds:g} s; what is still unsaved then is lost."
     )
 
@@ -39,4 +36,5 @@ def session_answers(answers: int, status: WriterStatus | None) -> str:
         return f"{given}, all saved."
     if status.kept:
         return f"{given}.\n{quit_note(status)}"
-    return f"{given}.\n{waiting(status.pending, status.pending_answers)} not saved yet: the app keeps trying while it runs."
+    what = waiting(status.pending, status.pending_answers)
+    return f"{given}.\n{what} not saved yet: the app keeps trying while it runs."
