@@ -109,6 +109,7 @@ class AppProcess(AppService):
         super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]
         self.argv = list(argv)
         self.extra_environment = dict(environment)
+        self._ending: asyncio.Future[None] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -136,29 +137,38 @@ class AppProcess(AppService):
 
     async def stop(self) -> None:
         """Ask the app to quit, then make sure it has ended: SIGTERM after QUIT_SECONDS, SIGKILL
-        after TERMINATE_SECONDS more. Safe to call more than once."""
-        process = self._process
-        if process is None:
+        after TERMINATE_SECONDS more. Safe to call more than once and from more than one task
+        (a closing tab and the server's own shutdown both do): they wait on one shutdown, and a
+        caller that is cancelled does not cut it short."""
+        if self._process is None:
             return
-        with contextlib.suppress(TimeoutError):
+        if self._ending is None:
+            self._ending = asyncio.ensure_future(self._end(self._process))
+        await asyncio.shield(self._ending)
+
+    async def _end(self, process: asyncio.subprocess.Process) -> None:
+        loop = asyncio.get_running_loop()
+        quit_by = loop.time() + QUIT_SECONDS
+        try:
             await asyncio.wait_for(super().stop(), QUIT_SECONDS)
-        for sig, seconds in (
-            (None, QUIT_SECONDS),
-            (signal.SIGTERM, TERMINATE_SECONDS),
-            (signal.SIGKILL, None),
-        ):
+        except TimeoutError:
+            pass
+        except Exception as error:  # its pipe already closed, say: the ladder below still runs
+            log.warning("app process %s: asking it to quit failed: %s", process.pid, error)
+        # The app's output can end before the app does (it is still saving, say): what is left
+        # of QUIT_SECONDS is its to finish in.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), max(0.0, quit_by - loop.time()))
+        for sig, seconds in ((signal.SIGTERM, TERMINATE_SECONDS), (signal.SIGKILL, None)):
             if process.returncode is not None:
                 break
-            if sig is not None:
-                log.warning("app process %s did not quit; sending %s", process.pid, sig.name)
-                # The whole group: a child the app started (e.g. an optimizer run) goes too.
-                # The group leader is not reaped yet, so its id cannot have been reused.
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(process.pid, sig)
+            log.warning("app process %s did not quit; sending %s", process.pid, sig.name)
+            # The whole group: a child the app started (e.g. an optimizer run) goes too.
+            # The group leader is not reaped yet, so its id cannot have been reused.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, sig)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), seconds)
-        if process.returncode is None:
-            await process.wait()
         # Its pipes, now: left to the garbage collector they are closed after the event loop,
         # which asyncio reports as an error on the way out.
         transport = getattr(process, "_transport", None)

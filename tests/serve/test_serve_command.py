@@ -272,5 +272,5 @@ def test_a_tab_closed_as_soon_as_it_opened_ends_its_app_without_a_signal(tmp_pat
     finally:
         server.send_signal(signal.SIGTERM)
         _out, err = server.communicate(timeout=60)
-    assert "did not quit" not in err and "Traceback" not in err
+    assert "did not quit" not in err and "Traceback" not in err, err
     assert server.returncode == 0

@@ -68,7 +68,12 @@ def serving(tmp_path: Path, *options: str) -> Iterator[Server]:
         yield Server(process, port, log)
     finally:
         process.send_signal(signal.SIGTERM)
-        process.communicate(timeout=60)
+        try:
+            process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            pytest.fail(f"serve did not end within 60 s of SIGTERM; its log:\n{log.read_text()}")
     assert process.returncode == 0, log.read_text()
     assert "Traceback" not in log.read_text()
 
