@@ -87,6 +87,14 @@ def add_app_options(group: argparse._ActionsContainer, *, on_subcommand: bool = 
         "--device", help="auto, cpu, cuda or mps (default auto)", **(extra or {"default": "auto"})
     )
     group.add_argument(
+        "--load-torch",
+        choices=["start", "first-use"],
+        help="when the lab loads PyTorch: once the first screen is drawn (start, the default), "
+        "or at its first computation (first-use: what quizapp serve gives each browser tab, so "
+        "that a class's tabs do not each hold a copy they may never use)",
+        **(extra or {"default": "start"}),
+    )
+    group.add_argument(
         "--theme", metavar="NAME", help="a Textual theme, e.g. nord or gruvbox", **extra
     )
     group.add_argument(
@@ -335,6 +343,7 @@ def _run_app(
         start=start,
         exam=exam or {},
         device=args.device,
+        warm_up=args.load_torch == "start",
         theme=args.theme or settings.theme,  # --theme for this run; the config's otherwise
         length=args.length,
         shuffle=not args.no_shuffle,

@@ -34,7 +34,9 @@ def session_argv(options: SessionOptions) -> list[str]:
     is that role's name, whatever QUIZAPP_STUDENT or config.toml say.
     """
     # --option=value: a value that starts with "-" is still read as the value.
-    argv = [sys.executable, "-m", "quizapp", f"--device={options.device}"]
+    # Torch at a tab's first computation, not at its start: thirty tabs opened together need
+    # not each import it, and hold it, before anyone has opened the lab.
+    argv = [sys.executable, "-m", "quizapp", f"--device={options.device}", "--load-torch=first-use"]
     argv += [f"--bank={path}" for path in options.bank]
     if options.no_default_bank:
         argv.append("--no-default-bank")

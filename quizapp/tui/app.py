@@ -55,7 +55,7 @@ class QuizApp(App[None]):
         super().__init__()
         self.bank = bank
         self.options = options
-        self.lab = LabService(options.device)
+        self.lab = LabService(options.device, load_on_first_use=not options.warm_up)
         # The numbers a number box's hint may show: none a key (quizapp/tui/text/number_examples.py).
         self.number_examples = BankNumbers(lambda: self.bank, self.lab.stored)
         # Opened and written off the UI thread; see quizapp/tui/components/history_writes.py.

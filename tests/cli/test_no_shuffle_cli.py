@@ -105,3 +105,25 @@ def test_config_toml_cannot_make_it_a_default(
     monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
     assert main(["--db", str(tmp_path / "h.sqlite3")]) == 2
     assert "unknown setting" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "warm_up"),
+    [
+        ([], True),
+        (["--load-torch", "start"], True),
+        (["--load-torch=first-use"], False),
+        (["drill", "--load-torch", "first-use"], False),
+    ],
+)
+def test_load_torch_first_use_leaves_the_warm_up_to_the_first_computation(
+    monkeypatch, tmp_path: Path, argv: list[str], warm_up: bool
+) -> None:
+    import quizapp.tui.app
+
+    monkeypatch.setenv("QUIZAPP_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setattr(quizapp.tui.app, "QuizApp", OpenedApp)
+    OpenedApp.opened.clear()
+    assert main([*argv, "--db", str(tmp_path / "h.sqlite3")]) == 0
+    [options] = OpenedApp.opened
+    assert options.warm_up is warm_up  # type: ignore[attr-defined]

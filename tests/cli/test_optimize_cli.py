@@ -127,3 +127,4 @@ def test_default_parameters_reaches_the_app(monkeypatch, tmp_path: Path, argv, s
     [options] = seen
     assert options.start == start
     assert options.default_parameters is ("--default-parameters" in argv)
+    assert options.warm_up  # torch loads once the first screen is drawn, unless told otherwise

@@ -183,6 +183,11 @@ def is_running(pid: int) -> bool:
     return state != "Z" and b"quizapp" in cmdline
 
 
+def has_torch_loaded(pid: int) -> bool:
+    """Whether the process has PyTorch's shared library mapped (Linux: /proc/PID/maps)."""
+    return "libtorch" in Path(f"/proc/{pid}/maps").read_text()
+
+
 @dataclass
 class Served:
     url: str

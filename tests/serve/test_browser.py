@@ -11,6 +11,7 @@ import pytest
 
 from tests.serve.browser import (
     choose,
+    has_torch_loaded,
     is_running,
     open_app,
     option_number,
@@ -51,6 +52,7 @@ def test_a_student_session_in_the_browser(browser, tmp_path: Path) -> None:
         wait_for_text(page, "✓ Correct")
         wait_for_text(page, "lab ·")
         wait_for_text(page, LAB_RESULT, seconds=LAB_SECONDS)
+        assert has_torch_loaded(app_pid)  # loaded for this first computation, not at start
         page.screenshot(path=tmp_path / "served-session.png")
         wait_until(lambda: len(served.reviews()) == 1, 30, "the answer in the history")
         assert served.reviews()[0][1] == 1  # recorded as correct
@@ -80,6 +82,9 @@ def test_ten_tabs_at_once_and_an_eleventh_turned_away(browser, tmp_path: Path) -
         for page in pages:
             wait_for_text(page, HOME, seconds=120)
         assert len(served.app_pids()) == tabs
+        # Home screens only: no tab has paid for torch yet (each loads it for its first
+        # computation, the lab that a question prepares for its feedback).
+        assert not any(has_torch_loaded(pid) for pid in served.app_pids())
 
         extra = context.new_page()
         response = extra.goto(served.url)

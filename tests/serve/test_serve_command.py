@@ -41,9 +41,10 @@ def test_a_session_runs_the_app_with_the_options_given_even_hostile_paths(tmp_pa
     assert not parsed.no_shuffle  # an authoring aid: never a student's session
 
 
-def test_the_defaults_pass_nothing_but_the_device() -> None:
+def test_the_defaults_pass_nothing_but_the_device_and_torch_on_first_use() -> None:
     parsed = build_parser().parse_args(session_argv(SessionOptions())[3:])
     assert (parsed.bank, parsed.db, parsed.theme, parsed.length) == ([], None, None, None)
+    assert parsed.device == "auto" and parsed.load_torch == "first-use"
     assert not (parsed.no_default_bank or parsed.no_shuffle or parsed.default_parameters)
 
 

@@ -26,7 +26,9 @@ class AppOptions:
     # The home screen's Shuffle switch starts from it and orders the questions only.
     shuffle: bool = True
     seed: int | None = None
-    warm_up: bool = True  # tests may turn the torch warm-up off
+    # Load torch after the first frame (True), or at the lab's first computation: a served
+    # tab's way, and some tests'.
+    warm_up: bool = True
     # The files and folders the bank was loaded from: watched, and reloaded as they are saved.
     bank_paths: tuple[Path, ...] = ()
     watch: bool = True  # live reload (needs bank_paths)

@@ -1,9 +1,11 @@
 """The app's doorway to the live computations: loads torch off the UI thread, then runs them.
 
 Nothing here imports torch at module level; `warm_up` does, in a worker thread, after the
-first screen is drawn, so the student never waits for PyTorch to see a question. While it
-loads, `stored` can hand the lab a result an earlier run kept on disk (marked `cached`, for the
-panel to label as such); every live run is kept there in turn.
+first screen is drawn, so the student never waits for PyTorch to see a question. Where no
+warm-up was started (a browser tab of `quizapp serve`: thirty tabs need not hold thirty copies
+of torch before anyone opens the lab), the first computation loads it instead. While it loads,
+`stored` can hand the lab a result an earlier run kept on disk (marked `cached`, for the panel
+to label as such); every live run is kept there in turn.
 """
 
 from __future__ import annotations
@@ -23,10 +25,16 @@ USER_CACHE = "user"
 
 class LabService:
     def __init__(
-        self, device: str = "auto", results: ResultCache | Literal["user"] | None = USER_CACHE
+        self,
+        device: str = "auto",
+        results: ResultCache | Literal["user"] | None = USER_CACHE,
+        *,
+        load_on_first_use: bool = False,
     ) -> None:
         """`results`: where results are kept between runs; the user's cache folder by default
-        (looked up when first needed, off the start-up path), None for none."""
+        (looked up when first needed, off the start-up path), None for none.
+        `load_on_first_use`: the first computation loads torch; otherwise computations wait
+        for `warm_up`, which the app starts once the first screen is drawn."""
         self.device = device  # as asked for: auto, cpu, cuda or mps
         self.ready = threading.Event()
         self.failed: str | None = None  # why torch could not be loaded, if it could not
@@ -35,6 +43,9 @@ class LabService:
         self.available: tuple[str, ...] | None = None
         self.device_notice: str | None = None  # why the CPU stands in for the device asked for
         self.warm_up_seconds: float | None = None
+        self.load_on_first_use = load_on_first_use
+        self._warm_up_started = False  # by the warm-up worker, or by the first computation
+        self._warm_up_lock = threading.Lock()
         self._device_lock = threading.Lock()  # the palette may switch while the worker resolves
         self._results = results
 
@@ -43,11 +54,24 @@ class LabService:
         if self.failed:
             return f"lab unavailable: {self.failed}"
         if not self.ready.is_set():
+            if self.load_on_first_use and not self._warm_up_started:
+                return "the lab loads PyTorch for its first computation"
             return "warming up the lab (loading PyTorch)…"
         return f"lab ready on {self.resolved_device}"
 
+    def _claim_warm_up(self) -> bool:
+        """True for the one caller that is to load torch; False once someone has."""
+        with self._warm_up_lock:
+            claimed, self._warm_up_started = not self._warm_up_started, True
+        return claimed
+
     def warm_up(self) -> None:
-        """Blocking: import torch and resolve the device. Call from a thread worker."""
+        """Blocking: import torch and resolve the device, unless that is done or under way.
+        Call from a thread worker."""
+        if self._claim_warm_up():
+            self._load_torch()
+
+    def _load_torch(self) -> None:
         start = time.perf_counter()
         try:
             import torch
@@ -66,6 +90,18 @@ class LabService:
         finally:
             self.warm_up_seconds = time.perf_counter() - start
             self.ready.set()
+
+    def wait_until_ready(self, is_cancelled: Callable[[], bool] | None = None) -> None:
+        """Blocking: until torch is loaded (loading it here, on first use, if nobody has) or
+        has failed to. Raises Cancelled once `is_cancelled` says so; an import under way runs
+        to its end first, as imports do."""
+        if self.load_on_first_use:
+            self.warm_up()
+        while not self.ready.wait(timeout=0.05):
+            if is_cancelled and is_cancelled():
+                from quizapp.experiments.context import Cancelled
+
+                raise Cancelled
 
     def select_device(self, device: str) -> str | None:
         """Switch device (on the UI thread); the reason it cannot be used, or None.
@@ -115,13 +151,9 @@ class LabService:
         on_progress: Callable[[float, str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Result:
-        """Blocking: wait for the warm-up, then run live, and keep the result for next time.
-        Raises what the runner raises."""
-        while not self.ready.wait(timeout=0.1):
-            if is_cancelled and is_cancelled():
-                from quizapp.experiments.context import Cancelled
-
-                raise Cancelled
+        """Blocking: wait for the warm-up (or, loading on first use, do it), then run live,
+        and keep the result for next time. Raises what the runner raises."""
+        self.wait_until_ready(is_cancelled)
         if self.failed:
             raise RuntimeError(self.failed)
         from quizapp.experiments.runner import run

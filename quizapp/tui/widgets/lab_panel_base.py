@@ -120,9 +120,7 @@ class LabPanelBase(Vertical):
                 if stored is not None and stored.cached:
                     self.post_message(CachedResult(token, stored))
             # Wait here rather than inside lab.run, so the status can say when computing begins.
-            while not self.lab.ready.wait(timeout=0.05):
-                if is_cancelled():
-                    raise Cancelled
+            self.lab.wait_until_ready(is_cancelled)
             self.post_message(RunStarted(token))
             start = time.perf_counter()
             result = self.lab.run(name, args, on_progress=on_progress, is_cancelled=is_cancelled)
