@@ -21,6 +21,10 @@ for _name in ("COLUMNS", "LINES"):
 # `eval-budget` instead of what it checks. Tests of the budget pass theirs explicitly; the
 # rest, and their subprocesses, run without one (QUIZAPP_EVAL_TIMEOUT, as a slow CI would).
 os.environ["QUIZAPP_EVAL_TIMEOUT"] = "0"
+# pytest-xdist runs one worker per core. torch's own pool of a thread per core in each worker
+# (and in each app or CLI a test starts) oversubscribes them, and OpenMP's threads spin while
+# they wait: the torch-heavy tests took twice as long. One intra-op thread each, unless set.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 CORPUS = Path(__file__).resolve().parent / "bank" / "corpus"
 
 

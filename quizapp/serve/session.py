@@ -35,7 +35,7 @@ def session_argv(options: SessionOptions) -> list[str]:
     """
     # --option=value: a value that starts with "-" is still read as the value.
     # Torch at a tab's first computation, not at its start: thirty tabs opened together need
-    # not each import it, and hold it, before anyone has opened the lab.
+    # not each import it, and hold it, on the home screen (a question prepares its lab).
     argv = [sys.executable, "-m", "quizapp", f"--device={options.device}", "--load-torch=first-use"]
     argv += [f"--bank={path}" for path in options.bank]
     if options.no_default_bank:
@@ -54,7 +54,14 @@ def session_argv(options: SessionOptions) -> list[str]:
 
 
 def session_environment(environment: dict[str, str]) -> dict[str, str]:
-    """The sessions run the quizapp this server runs, wherever the server was started from."""
+    """The sessions run the quizapp this server runs, wherever the server was started from.
+
+    Each session's computations run on one thread (unless OMP_NUM_THREADS says otherwise):
+    a class's tabs share the machine's cores, and torch's default of a thread per core in
+    every tab has them fight (OpenMP's idle threads spin) rather than take turns."""
     package_root = str(Path(quizapp.__file__).resolve().parent.parent)
     paths = [package_root, *filter(None, environment.get("PYTHONPATH", "").split(":"))]
-    return {"PYTHONPATH": ":".join(dict.fromkeys(paths))}
+    return {
+        "PYTHONPATH": ":".join(dict.fromkeys(paths)),
+        "OMP_NUM_THREADS": environment.get("OMP_NUM_THREADS", "1"),
+    }

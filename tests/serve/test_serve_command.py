@@ -75,6 +75,11 @@ def test_sessions_import_the_quizapp_the_server_runs() -> None:
     assert (Path(first) / "quizapp" / "__init__.py").is_file() and second == "/elsewhere"
 
 
+def test_sessions_compute_on_one_thread_unless_the_instructor_says_otherwise() -> None:
+    assert session_environment({})["OMP_NUM_THREADS"] == "1"
+    assert session_environment({"OMP_NUM_THREADS": "4"})["OMP_NUM_THREADS"] == "4"
+
+
 def test_the_default_limit_is_what_the_memory_holds_with_torch_loaded() -> None:
     assert default_max_sessions(24 * 1024) == (24 * 1024 - RESERVED_MB) // SESSION_MB_WITH_TORCH
     assert default_max_sessions(24 * 1024) > 20  # a class on a 24 GiB machine
