@@ -58,6 +58,8 @@ class ExamResult:
     requested: int
     excluded_flashcards: int
     selected: Mapping[str, frozenset[int]] = field(default_factory=dict)  # choice picks by id
+    # Each choice question's options in the order shown (bank indices), by id.
+    display_orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def score(self) -> float:

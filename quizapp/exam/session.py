@@ -366,6 +366,7 @@ class ExamSession:
             requested=self.requested or len(self.questions),
             excluded_flashcards=self.excluded_flashcards,
             selected=selected,
+            display_orders=dict(self.display_orders),
         )
 
 

@@ -172,7 +172,7 @@ def test_wrong_answers_show_the_key_and_the_traps_why_then_the_summary_lists_the
             markdown = app.screen.query_one("#feedback-text")
             seen[qid] = markdown.source if hasattr(markdown, "source") else seen[qid]
             await pilot.press("enter")
-        assert "**Correct answer:** Right" in seen["t-single"]
+        assert "**Correct answer:** 1. Right" in seen["t-single"]  # numbered as shown
         assert "The trap." in seen["t-single"]  # the why of the option picked
         assert "It is right." in seen["t-single"]  # and of the correct one
         assert "**Correct answer:** 1,048,576 parameters" in seen["t-numeric"]

@@ -30,16 +30,23 @@ FLASHCARD_NOTE = "Flashcards are self-graded, so exams leave them out"
 class ExamReviewScreen(ReviewScreen):
     """A missed exam question: ReviewScreen, with the whys of the options the student picked."""
 
-    def __init__(self, attempt: Attempt, lab: LabService, selected: frozenset[int]) -> None:
+    def __init__(
+        self,
+        attempt: Attempt,
+        lab: LabService,
+        selected: frozenset[int],
+        order: tuple[int, ...] = (),
+    ) -> None:
         super().__init__(attempt, lab)
         self.selected = selected
+        self.order = order  # the options as the exam showed them
 
     def compose(self) -> ComposeResult:
         question = self.attempt.question
         yield TitleBar()
         with VerticalScroll(id="review-body", can_focus=True):
             yield BankMarkdown(question.prompt, id="prompt")
-            yield Feedback(question, self.attempt.grade, self.selected)
+            yield Feedback(question, self.attempt.grade, self.selected, order=self.order)
             yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
         yield Footer()
 
@@ -164,7 +171,8 @@ class ExamReportScreen(Screen[None]):
     def _open_missed(self, event: OptionList.OptionSelected) -> None:
         attempt = self.result.missed[int(event.option.id or 0)]
         selected = self.result.selected.get(attempt.question.id, frozenset())
-        self.app.push_screen(ExamReviewScreen(attempt, self.lab, selected))
+        order = self.result.display_orders.get(attempt.question.id, ())
+        self.app.push_screen(ExamReviewScreen(attempt, self.lab, selected, order))
 
     def action_home(self) -> None:
         self.app.pop_screen()

@@ -284,7 +284,13 @@ class QuizScreen(Screen[None]):
             + (" · Tab: the lab's arguments" if self._lab_has_arguments() else "")
         )
         body = self.query_one("#quiz-body", VerticalScroll)
-        feedback = Feedback(question, result, self._selected, schedule=self._schedule_note())
+        feedback = Feedback(
+            question,
+            result,
+            self._selected,
+            order=self.session.display_orders.get(question.id, ()),
+            schedule=self._schedule_note(),
+        )
         body.mount(feedback, before=self.query_one("#lab"))
         self._reveal_lab()
         body.focus()
