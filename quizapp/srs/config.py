@@ -10,14 +10,15 @@
     study_minutes_per_day = 20  # the plan's daily budget, 1-1440
     theme = "nord"              # the app's theme; picking one in the palette writes it here
     quiz_reschedules = false    # false: a quiz is practice and leaves the schedule alone
+    session_length = 10         # the home screen's Questions box; written by the app
     db = "postgresql://ada@db.example.org/class"  # the history (default: a SQLite file)
     student = "ada"             # whose history, on a PostgreSQL one (README: A class on PostgreSQL)
     lessons = "lessons"         # `quizapp lint` checks sources against these (relative: to this file)
 
 `QUIZAPP_CONFIG` names another file. A missing file means the defaults; a broken one is a
 one-line error naming the file, the line and the key. The app writes a setting back when it
-is changed on screen (the theme, the exam date, whether quizzes reschedule), each time only
-that line: the rest of the file, comments included, is kept.
+is changed on screen (the theme, the exam date, whether quizzes reschedule, the session
+length), each time only that line: the rest of the file, comments included, is kept.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ SETTING_BOUNDS: dict[str, Bound] = {
     "slow_seconds": Bound(0, 86_400),
     "exam_pass_threshold": Bound(0, 1, low_excluded=True),
     "study_minutes_per_day": Bound(1, 1440),
+    "session_length": Bound(1, 10_000, whole=True),  # as --length takes it
 }
 
 
@@ -95,6 +97,9 @@ class Settings:
     # Drills always reschedule. A quiz reschedules the cards it asks only when this is true
     # (Anki's filtered decks' default); otherwise its answers are recorded as practice.
     quiz_reschedules: bool = False
+    # Questions per session, as last typed in the home screen's Questions box; None: all of
+    # them. --length sets it for one run.
+    session_length: int | None = None
     # The review history, as --db takes it (a SQLite path or a postgresql:// URL), and the
     # student whose it is on PostgreSQL; --db/QUIZAPP_DB and --student/QUIZAPP_STUDENT win.
     db: str | None = None
@@ -104,7 +109,8 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name, bound in SETTING_BOUNDS.items():
-            if not bound.contains(getattr(self, name)):
+            value = getattr(self, name)
+            if value is not None and not bound.contains(value):
                 raise ConfigError(f"{name} = {getattr(self, name)!r} is out of range")
         if self.slow_seconds < self.fast_seconds:
             raise ConfigError(f"slow_seconds = {self.slow_seconds!r} is out of range")
@@ -156,7 +162,7 @@ def load_settings(path: Path | None = None) -> Settings:
                 raise ConfigError(f"{path}: {key} must be true or false, not {value!r}")
             values[key] = value
             continue
-        expected = int if known[key] == "int" else float
+        expected = int if known[key] in ("int", "int | None") else float
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{path}: {key} must be a number, not {value!r}")
         try:

@@ -77,7 +77,8 @@ class QuizApp(App[None]):
 
         return HomeScreen(
             self.bank,
-            length=self.options.length,
+            # --length for this run; the length last typed on the home screen otherwise.
+            length=self.options.length or self.settings.session_length,
             shuffle=self.options.shuffle,
             quiz_reschedules=self.settings.quiz_reschedules,
         )

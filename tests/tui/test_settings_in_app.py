@@ -153,3 +153,53 @@ def test_q_in_a_preview_asks_before_quitting() -> None:
         await wait_for(pilot, lambda: not app.is_running)
 
     drive(app, scenario, size=SIZE)
+
+
+def test_the_session_length_typed_at_home_is_there_after_a_relaunch(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("# mine\nnew_cards_per_day = 5\n")
+
+    def launch(**options: object) -> QuizApp:
+        return make_app(config_path=config, settings=load_settings(config), **options)
+
+    async def type_three_and_start(pilot: Pilot) -> None:
+        app = pilot.app
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        box = app.screen.query_one("#length", Input)
+        assert box.value == ""  # all, until a length is typed
+        box.focus()
+        await pilot.press("3")
+        app.screen.query_one("#decks").focus()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
+        assert len(app.screen.session.questions) == 3
+        await wait_for(pilot, lambda: load_settings(config).session_length == 3)
+
+    drive(launch(), type_three_and_start, size=SIZE)
+    assert config.read_text().startswith("# mine\nnew_cards_per_day = 5\n")  # the rest kept
+
+    async def shows_it_and_length_wins_for_one_run(pilot: Pilot) -> None:
+        app = pilot.app
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        assert app.screen.query_one("#length", Input).value == "2"  # --length 2, this run only
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
+        assert len(app.screen.session.questions) == 2
+        await app.workers.wait_for_complete()
+
+    drive(launch(length=2), shows_it_and_length_wins_for_one_run, size=SIZE)
+    assert load_settings(config).session_length == 3  # --length was not written
+
+    async def relaunched_then_blanked(pilot: Pilot) -> None:
+        app = pilot.app
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
+        box = app.screen.query_one("#length", Input)
+        assert box.value == "3"
+        box.value = ""  # all the questions again
+        app.screen.query_one("#decks").focus()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: load_settings(config).session_length is None)
+
+    drive(launch(), relaunched_then_blanked, size=SIZE)
+    assert "session_length" not in config.read_text()

@@ -327,8 +327,19 @@ class HomeScreen(Screen[None]):
     def _start(self, deck_key: str | None) -> None:
         if not self._length_is_usable():
             return
+        self._remember_length()
         decks = () if deck_key in (None, ALL_DECKS) else (deck_key,)
         self.app.start_session(deck_ids=decks, length=self.session_length, shuffle=self.shuffle)  # type: ignore[attr-defined]
+
+    def _remember_length(self) -> None:
+        """A length the student typed (not one --length gave) is kept for the next launch."""
+        length = self.session_length
+        if length == self.initial_length:
+            return
+        self.initial_length = length
+        from quizapp.tui.components.length_memory import remember_session_length
+
+        remember_session_length(self.app, self.app.options.config_path, length)  # type: ignore[attr-defined]
 
     def action_pick_tags(self) -> None:
         from quizapp.tui.screens.tag_picker import TagPicker
@@ -338,6 +349,7 @@ class HomeScreen(Screen[None]):
 
         def chosen(tags: list[str] | None) -> None:
             if tags:
+                self._remember_length()
                 self.app.start_session(  # type: ignore[attr-defined]
                     tags=tags, length=self.session_length, shuffle=self.shuffle
                 )
