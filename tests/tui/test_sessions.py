@@ -185,6 +185,9 @@ def test_wrong_answers_show_the_key_and_the_traps_why_then_the_summary_lists_the
         assert table.row_count == 2  # the deck's topic, and t-multi's own
         missed = summary.query_one("#missed")
         assert missed.option_count == 8
+        shown = [str(missed.get_option_at_index(i).prompt) for i in range(8)]
+        assert not any(line.startswith("t-") for line in shown)  # prompts, not question ids
+        assert "Pick all that apply." in shown
         await pilot.press("enter")  # the first missed question opens with its lab
         await wait_for(pilot, lambda: app.screen.id == "review")
         assert app.screen.query_one(LabPanel)

@@ -145,11 +145,9 @@ class ExamReportScreen(Screen[None]):
         # The marks before the prompt: on one line the prompt's end may be cut (with a …).
         if question.id in self.result.flagged:
             text.append("⚑ ", style="bold yellow")
-        text.append(question.id, style="bold")
         if attempt.grade.given == NO_ANSWER:
-            text.append(" (no answer)", style="dim")
-        text.append(": ")
-        text.append(one_line(question.prompt))
+            text.append("(no answer) ", style="dim")
+        text.append(one_line(question.prompt))  # the question as the student met it, not its id
         return text
 
     def on_mount(self) -> None:

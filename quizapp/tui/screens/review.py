@@ -10,6 +10,7 @@ from textual.widgets import Footer
 
 from quizapp.bank.session import Attempt
 from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.text.literal import one_line
 from quizapp.tui.widgets.bank_markdown import BankMarkdown
 from quizapp.tui.widgets.feedback import Feedback
 from quizapp.tui.widgets.lab_panel import LabPanel, cancel_running, release_focus
@@ -38,7 +39,8 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"Review: {self.attempt.question.id}"
+        prompt = one_line(self.attempt.question.prompt)
+        self.sub_title = "Review: " + (prompt if len(prompt) <= 60 else prompt[:59] + "…")
         self.query_one("#review-body").focus()
 
     def action_back(self) -> None:

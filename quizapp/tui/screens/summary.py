@@ -47,9 +47,8 @@ class SummaryScreen(Screen[None]):
                 )
                 yield OptionList(
                     *(
-                        Option(
-                            literal(f"{a.question.id}: {one_line(a.question.prompt)}"), id=str(i)
-                        )
+                        # The question as the student met it: its prompt, never its id.
+                        Option(literal(one_line(a.question.prompt)), id=str(i))
                         for i, a in enumerate(missed)
                     ),
                     id="missed",
