@@ -23,6 +23,7 @@ from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.field_focus import LEAVE_FIELD, in_form_field
 from quizapp.tui.widgets.fitted_table import FittedTable
 from quizapp.tui.widgets.history_status import HistoryStatus
+from quizapp.tui.widgets.ordered_input import OrderedInput
 from quizapp.tui.widgets.readiness_line import ReadinessLine
 from quizapp.tui.widgets.title_bar import TitleBar
 from quizapp.wording import plural
@@ -92,7 +93,7 @@ class HomeScreen(Screen[None]):
                 yield Label("Session", classes="pane-title")
                 with Horizontal(classes="option-row"):
                     yield Label("Questions\n(blank = all)", classes="option-label")
-                    yield Input(
+                    yield OrderedInput(
                         str(self.initial_length or ""),
                         placeholder="all",
                         id="length",

@@ -30,6 +30,7 @@ from quizapp.srs.readiness.interrupt import Interrupted
 from quizapp.tui.screens.stats import DayAxisFormatter, percent
 from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.fitted_table import FittedTable
+from quizapp.tui.widgets.ordered_input import OrderedInput
 from quizapp.tui.widgets.result_view import PlotCaption, SeriesPlot
 from quizapp.tui.widgets.title_bar import TitleBar
 
@@ -320,7 +321,7 @@ class ExamDateDialog(ModalScreen[date | bool | None]):
                 "Drills follow a plan to it.",
                 classes="dialog-detail",
             )
-            yield Input(
+            yield OrderedInput(
                 self.current.isoformat() if self.current else "",
                 placeholder="2027-01-15",
                 id="exam-date",

@@ -12,6 +12,7 @@ from textual.widgets import Input, Label
 
 from quizapp.srs.store.history import STUDENT_MAX_BYTES, student_problem
 from quizapp.tui.text.literal import literal
+from quizapp.tui.widgets.ordered_input import OrderedInput
 
 
 class StudentScreen(ModalScreen[str | None]):
@@ -32,7 +33,7 @@ class StudentScreen(ModalScreen[str | None]):
                 ),
                 classes="dialog-detail",
             )
-            yield Input(placeholder="student id", max_length=STUDENT_MAX_BYTES, id="student")
+            yield OrderedInput(placeholder="student id", max_length=STUDENT_MAX_BYTES, id="student")
             yield Label("", id="student-problem", classes="dialog-detail")
 
     def on_mount(self) -> None:

@@ -37,6 +37,7 @@ from quizapp.bank.number_examples import NumberExamples
 from quizapp.tui.text.literal import literal
 from quizapp.tui.widgets.choice_list import ChoiceList
 from quizapp.tui.widgets.field_focus import LEAVE_FIELD, leave_field
+from quizapp.tui.widgets.ordered_input import OrderedInput
 from quizapp.tui.widgets.ordering_list import OrderingList
 
 FLASHCARD_HINT = "[dim]Think of the answer, then press space to reveal the back.[/]"
@@ -48,7 +49,7 @@ NUMBER_FORMATS_WITHOUT_EXAMPLE = (
 )
 
 
-class NumberInput(Input):
+class NumberInput(OrderedInput):
     """An Input for a number (and the question's unit) that leaves some letters to the
     screen's keys.
 

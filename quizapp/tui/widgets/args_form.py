@@ -24,6 +24,7 @@ from textual.widgets import Checkbox, Input, Label, Select
 
 from quizapp.experiments.spec import Arg, ArgValue, ComputationSpec
 from quizapp.tui.widgets.field_focus import LEAVE_FIELD, leave_field
+from quizapp.tui.widgets.ordered_input import OrderedInput
 from quizapp.tui.widgets.toggles import MarkedCheckbox
 
 
@@ -140,7 +141,7 @@ class ArgsForm(Widget):
             )
         input_type = {"int": "integer", "float": "number"}.get(arg.kind, "text")
         placeholder = "blank: default" if arg.default is None else f"default {arg.default}"
-        return Input(
+        return OrderedInput(
             value=str(state),
             placeholder=placeholder,
             type=input_type,  # type: ignore[arg-type]
