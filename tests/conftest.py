@@ -21,6 +21,12 @@ for _name in ("COLUMNS", "LINES"):
 # `eval-budget` instead of what it checks. Tests of the budget pass theirs explicitly; the
 # rest, and their subprocesses, run without one (QUIZAPP_EVAL_TIMEOUT, as a slow CI would).
 os.environ["QUIZAPP_EVAL_TIMEOUT"] = "0"
+# Some machines set PYTHONDONTWRITEBYTECODE=1, and uv installs packages without compiling them:
+# there every process the suite starts (apps, CLIs, servers, each of hundreds) compiled torch
+# and Textual from source again, and `import torch` took 2.9 s instead of 1.4. The suite's own
+# processes keep the bytecode they compile, in the project's venv and checkout.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # pytest-xdist runs one worker per core. torch's own pool of a thread per core in each worker
 # (and in each app or CLI a test starts) oversubscribes them, and OpenMP's threads spin while
 # they wait: the torch-heavy tests took twice as long. One intra-op thread each, unless set.
