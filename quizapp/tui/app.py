@@ -180,11 +180,16 @@ class QuizApp(App[None]):
         return True
 
     def start_exam(
-        self, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
+        self,
+        *,
+        questions: int = 20,
+        minutes: float | None = None,
+        seed: int | None = None,
+        intro: bool = False,
     ) -> None:
         from quizapp.tui.components.sessions import start_exam
 
-        start_exam(self, questions=questions, minutes=minutes, seed=seed)
+        start_exam(self, questions=questions, minutes=minutes, seed=seed, intro=intro)
 
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None:
         from quizapp.tui.components.drill import start_drill

@@ -69,7 +69,12 @@ class AppHost(Protocol):
         self, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
     ) -> None: ...
     def start_exam(
-        self, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
+        self,
+        *,
+        questions: int = 20,
+        minutes: float | None = None,
+        seed: int | None = None,
+        intro: bool = False,
     ) -> None: ...
     def start_drill(self, deck_ids: Sequence[str] = ()) -> None: ...
     def on_answer(

@@ -39,7 +39,7 @@ class PaletteCommand:
 COMMANDS: tuple[PaletteCommand, ...] = (
     PaletteCommand("Drill", "Today's spaced-repetition drill", lambda app: app.start_drill()),
     PaletteCommand("Drill my traps", "The questions whose traps you fell for", start_trap_drill),
-    PaletteCommand("Exam", "A timed 20-question mock exam", lambda app: app.start_exam()),
+    PaletteCommand("Exam", "A timed 20-question mock exam", lambda app: app.start_exam(intro=True)),
     PaletteCommand(
         "Suspended cards",
         "Bring suspended cards back into sessions",

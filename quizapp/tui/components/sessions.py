@@ -125,9 +125,15 @@ async def restart_preview(app: AppHost) -> None:
 
 
 def start_exam(
-    app: AppHost, *, questions: int = 20, minutes: float | None = None, seed: int | None = None
+    app: AppHost,
+    *,
+    questions: int = 20,
+    minutes: float | None = None,
+    seed: int | None = None,
+    intro: bool = False,
 ) -> None:
-    """A timed mock exam sampled by the decks' exam weights; no feedback until submit."""
+    """A timed mock exam sampled by the decks' exam weights; no feedback until submit.
+    `intro`: first a page of what is about to happen, and the clock starts only on Begin."""
     from quizapp.exam import ExamSession
     from quizapp.tui.screens.exam import ExamScreen
 
@@ -147,4 +153,13 @@ def start_exam(
         if not app.history_writes.record_exam(result):
             app.notify("No review history: this exam result is not saved.", severity="warning")
 
-    app.push_screen(ExamScreen(exam, app.lab, on_submit=record))
+    if not intro:
+        app.push_screen(ExamScreen(exam, app.lab, on_submit=record))
+        return
+    from quizapp.tui.screens.exam_intro import ExamIntro
+
+    def begin(go: bool | None) -> None:
+        if go:
+            app.push_screen(ExamScreen(exam, app.lab, on_submit=record))
+
+    app.push_screen(ExamIntro(exam), begin)

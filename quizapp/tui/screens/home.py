@@ -47,6 +47,7 @@ class HomeScreen(Screen[None]):
         Binding("R", "readiness", "Readiness"),
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
+        Binding("e", "exam", "Exam"),
         Binding("n", "focus_length", "Length", show=False),
         Binding("s", "toggle_shuffle", "Shuffle questions", show=False),
         Binding("r", "toggle_reschedule", "Quizzes reschedule", show=False),
@@ -341,6 +342,10 @@ class HomeScreen(Screen[None]):
         from quizapp.tui.components.length_memory import remember_session_length
 
         remember_session_length(self.app, self.app.options.config_path, length)  # type: ignore[attr-defined]
+
+    def action_exam(self) -> None:
+        """A timed mock exam across the decks, after a page that says what it will be."""
+        self.app.start_exam(intro=True)  # type: ignore[attr-defined]
 
     def action_pick_tags(self) -> None:
         from quizapp.tui.screens.tag_picker import TagPicker
