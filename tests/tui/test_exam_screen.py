@@ -142,17 +142,26 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
         assert "Flashcards are self-graded" in text_of(report.query_one("#exam-notes"))
         table = report.query_one("#exam-by-topic", DataTable)
         assert table.row_count == 2
-        missed = report.query_one("#exam-missed", OptionList)
-        assert missed.option_count == 1
-        assert str(missed.get_option_at_index(0).prompt) == "✗ (no answer) Order these."  # no id
-        assert "(no answer)" in str(missed.get_option_at_index(0).prompt)
-
         assert len(results) == 1
         result = results[0]
         assert (result.correct, result.questions, result.passed) == (6, 7, True)
         assert result.missed_ids == ("t-order",) and result.flagged == ("t-tf",)
         assert result.seconds == 95 and not result.timed_out
         assert result.taken.tzinfo is not None
+        exam_number = {a.question.id: i + 1 for i, a in enumerate(result.attempts)}
+
+        # Every question, as Moodle's review lists them: the missed one first, then the right
+        # ones in exam order, each with its mark, its number in the exam and its flag.
+        rows = report.query_one("#exam-questions", OptionList)
+        assert rows.option_count == 7
+        prompts = [str(rows.get_option_at_index(i).prompt) for i in range(7)]
+        assert prompts[0] == f"✗ 0/1 Q{exam_number['t-order']} (no answer) Order these."  # no id
+        assert all(row.startswith("✓ 1/1 ") for row in prompts[1:])
+        numbers = [int(row.split()[2][1:]) for row in prompts[1:]]
+        assert numbers == sorted(numbers)
+        assert [row for row in prompts if "⚑" in row] == [
+            next(row for row in prompts if f" Q{exam_number['t-tf']} " in row)
+        ]
 
         await pilot.press("enter")  # the missed question: its explanation and its lab
         await wait_for(
@@ -160,7 +169,31 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
         )
         assert "First, then, last." in app.screen.query_one("#feedback-text").source
         assert app.screen.query_one(LabPanel)
-        await pilot.press("escape")
+        marks = [label(app.screen, "#review-mark")]
+        # n steps through the whole review without going back to the list.
+        for _ in range(6):
+            shown = app.screen
+            await pilot.press("n")
+            await wait_for(
+                pilot,
+                lambda s=shown: isinstance(app.screen, ExamReviewScreen)
+                and app.screen is not s
+                and app.screen.is_mounted,
+            )
+            marks.append(label(app.screen, "#review-mark"))
+        assert marks[0] == f"Question {exam_number['t-order']} of 7 · ✗ Not answered: mark 0 of 1"
+        assert all("✓ Right: mark 1 of 1" in mark for mark in marks[1:])
+        assert [m for m in marks if "⚑ You flagged it" in m] == [
+            f"Question {exam_number['t-tf']} of 7 · ✓ Right: mark 1 of 1 · ⚑ You flagged it"
+        ]
+        await pilot.press("p")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ExamReviewScreen)
+            and app.screen.is_mounted
+            and label(app.screen, "#review-mark") == marks[-2],
+        )
+        await pilot.press("escape")  # back to the list, one level
         await wait_for(pilot, lambda: app.screen is report)
 
     drive(app, scenario)
@@ -192,8 +225,10 @@ def test_when_the_clock_runs_out_the_exam_submits_itself() -> None:
         assert label(report, "#exam-verdict") == "FAIL: 70% needed to pass"
         assert "(time ran out)" in label(report, "#exam-facts")
         assert "Time used 1:00 of 1:00" in label(report, "#exam-facts")
-        missed = report.query_one("#exam-missed", OptionList)
-        assert missed.option_count == 5
+        rows = report.query_one("#exam-questions", OptionList)
+        assert rows.option_count == 6
+        prompts = [str(rows.get_option_at_index(i).prompt) for i in range(6)]
+        assert [row[:6] for row in prompts] == ["✗ 0/1 "] * 5 + ["✓ 1/1 "]
         assert len(results) == 1 and results[0].timed_out and results[0].correct == 1
         assert len(results[0].unanswered) == 5
         await pilot.press("escape")

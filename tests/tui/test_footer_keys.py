@@ -183,7 +183,7 @@ async def exam_report(pilot: Pilot) -> Screen:
 
 async def exam_review(pilot: Pilot) -> Screen:
     screen = await exam_report(pilot)
-    screen.query_one("#exam-missed", OptionList).focus()
+    screen.query_one("#exam-questions", OptionList).focus()
     await pilot.press("enter")
     await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "ExamReviewScreen")
     return await settled(pilot, pilot.app.screen)

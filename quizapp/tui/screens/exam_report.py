@@ -1,5 +1,7 @@
-"""The mock exam's report: the score by topic, pass or fail, and every missed question, each
-opening the usual feedback and live lab (quizapp/tui/screens/exam.py asks the exam)."""
+"""The mock exam's report and its review, as full as Moodle's attempt review: the score by
+topic, pass or fail, then every question (missed ones first) with its mark and flag, each
+opening the response marked against every option, the key, and the live lab
+(quizapp/tui/screens/exam.py asks the exam)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.bank.session import Attempt
 from quizapp.exam.result import ExamResult, format_duration
 from quizapp.exam.session import NO_ANSWER
 from quizapp.tui.components.lab_service import LabService
@@ -27,28 +28,75 @@ from quizapp.wording import plural
 FLASHCARD_NOTE = "Flashcards are self-graded, so exams leave them out"
 
 
-class ExamReviewScreen(ReviewScreen):
-    """A missed exam question: ReviewScreen, with the whys of the options the student picked."""
+def review_order(result: ExamResult) -> list[int]:
+    """Indices into `result.attempts`: the missed questions first, then the right ones, each
+    group in exam order (Moodle lists every question; the missed are what a student reads)."""
+    attempts = result.attempts
+    missed = [i for i, a in enumerate(attempts) if not a.grade.correct]
+    right = [i for i, a in enumerate(attempts) if a.grade.correct]
+    return missed + right
 
-    def __init__(
-        self,
-        attempt: Attempt,
-        lab: LabService,
-        selected: frozenset[int],
-        order: tuple[int, ...] = (),
-    ) -> None:
-        super().__init__(attempt, lab)
-        self.selected = selected
-        self.order = order  # the options as the exam showed them
+
+def mark_line(result: ExamResult, index: int) -> str:
+    """`Question 3 of 7 · ✗ Wrong: mark 0 of 1 · ⚑ You flagged it`: what the review's title
+    bar cannot hold, on the review's first line."""
+    attempt = result.attempts[index]
+    parts = [f"Question {index + 1} of {len(result.attempts)}"]
+    if attempt.grade.given == NO_ANSWER:
+        parts.append("✗ Not answered: mark 0 of 1")
+    elif attempt.grade.correct:
+        parts.append("✓ Right: mark 1 of 1")
+    else:
+        parts.append("✗ Wrong: mark 0 of 1")
+    if attempt.question.id in result.flagged:
+        parts.append("⚑ You flagged it")
+    return " · ".join(parts)
+
+
+class ExamReviewScreen(ReviewScreen):
+    """One exam question again: its mark and flag, the response marked against each option as
+    the exam showed them, the key, the whys, and the lab. n and p step through the review in
+    the report's order (missed first) without going back to the list."""
+
+    DEFAULT_CSS = """
+    ExamReviewScreen #review-mark { text-style: bold; padding: 0 1; }
+    ExamReviewScreen #review-mark.-right { background: $success 25%; }
+    ExamReviewScreen #review-mark.-wrong { background: $error 25%; }
+    """
+
+    BINDINGS = [
+        Binding("n", "step(1)", "Next question"),
+        Binding("p", "step(-1)", "Previous"),
+    ]
+
+    def __init__(self, result: ExamResult, lab: LabService, index: int) -> None:
+        # An id of its own: n and p put the next review in place while this one still stands.
+        super().__init__(result.attempts[index], lab, screen_id=f"exam-review-{index}")
+        self.result = result
+        self.index = index  # into result.attempts
+        question_id = self.attempt.question.id
+        self.selected = result.selected.get(question_id, frozenset())
+        self.order = result.display_orders.get(question_id, ())  # as the exam showed them
 
     def compose(self) -> ComposeResult:
         question = self.attempt.question
         yield TitleBar()
         with VerticalScroll(id="review-body", can_focus=True):
+            mark = Label(mark_line(self.result, self.index), id="review-mark")
+            mark.add_class("-right" if self.attempt.grade.correct else "-wrong")
+            yield mark
             yield BankMarkdown(question.prompt, id="prompt")
             yield Feedback(question, self.attempt.grade, self.selected, order=self.order)
             yield LabPanel(self.lab, question.compute, autorun=True, id="lab")
         yield Footer()
+
+    def action_step(self, by: int) -> None:
+        order = review_order(self.result)
+        at = order.index(self.index) + by
+        if 0 <= at < len(order):
+            self.app.switch_screen(ExamReviewScreen(self.result, self.lab, order[at]))
+        else:
+            self.notify("That was the last question." if by > 0 else "This is the first.")
 
 
 class ExamReportScreen(Screen[None]):
@@ -60,7 +108,7 @@ class ExamReportScreen(Screen[None]):
     ExamReportScreen #exam-verdict.-fail { background: $error 35%; }
     ExamReportScreen #exam-facts, ExamReportScreen #exam-notes { color: $text-muted; }
     ExamReportScreen #exam-by-topic { height: auto; max-height: 12; }
-    ExamReportScreen #exam-missed {
+    ExamReportScreen #exam-questions {
         height: 1fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis;
     }
     """
@@ -92,17 +140,19 @@ class ExamReportScreen(Screen[None]):
                 yield Static(literal("\n".join(notes)), id="exam-notes")
             yield Label("By topic", classes="pane-title")
             yield DataTable(id="exam-by-topic", cursor_type="none")
-            missed = result.missed
-            if missed:
+            order = review_order(result)
+            if order:
+                missed = len(result.missed)
                 yield Label(
-                    f"Missed ({len(missed)}): Enter opens the explanation and the lab",
+                    f"Questions ({len(order)}, {missed} missed first): "
+                    "Enter opens one; there, n and p step through them",
                     classes="pane-title",
+                    id="exam-questions-title",
                 )
                 yield OptionList(
-                    *(Option(self._missed_prompt(a), id=str(i)) for i, a in enumerate(missed)),
-                    id="exam-missed",
+                    *(Option(self._row(i), id=str(i)) for i in order), id="exam-questions"
                 )
-            else:
+            if not result.missed:
                 yield Label("Nothing missed.", id="no-missed")
         yield Footer()
 
@@ -138,11 +188,17 @@ class ExamReportScreen(Screen[None]):
             )
         return notes
 
-    def _missed_prompt(self, attempt: Attempt) -> Text:
+    def _row(self, index: int) -> Text:
+        """`✗ 0/1 Q3 ⚑ (no answer) The prompt…`: the mark, the exam's number and the flag
+        before the prompt, which may be cut at the end of its one line."""
+        attempt = self.result.attempts[index]
         question = attempt.question
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("✗ ", style="bold red")
-        # The marks before the prompt: on one line the prompt's end may be cut (with a …).
+        if attempt.grade.correct:
+            text.append("✓ 1/1 ", style="bold green")
+        else:
+            text.append("✗ 0/1 ", style="bold red")
+        text.append(f"Q{index + 1} ", style="dim")
         if question.id in self.result.flagged:
             text.append("⚑ ", style="bold yellow")
         if attempt.grade.given == NO_ANSWER:
@@ -162,15 +218,12 @@ class ExamReportScreen(Screen[None]):
                 str(topic.questions),
                 f"{100 * topic.score:.0f}",
             )
-        if self.query("#exam-missed"):
-            self.query_one("#exam-missed", OptionList).focus()
+        if self.query("#exam-questions"):
+            self.query_one("#exam-questions", OptionList).focus()
 
-    @on(OptionList.OptionSelected, "#exam-missed")
-    def _open_missed(self, event: OptionList.OptionSelected) -> None:
-        attempt = self.result.missed[int(event.option.id or 0)]
-        selected = self.result.selected.get(attempt.question.id, frozenset())
-        order = self.result.display_orders.get(attempt.question.id, ())
-        self.app.push_screen(ExamReviewScreen(attempt, self.lab, selected, order))
+    @on(OptionList.OptionSelected, "#exam-questions")
+    def _open_question(self, event: OptionList.OptionSelected) -> None:
+        self.app.push_screen(ExamReviewScreen(self.result, self.lab, int(event.option.id or 0)))
 
     def action_home(self) -> None:
         self.app.pop_screen()

@@ -24,8 +24,8 @@ class ReviewScreen(Screen[None]):
         Binding("x", "cancel_lab", "Cancel computation", show=False),
     ]
 
-    def __init__(self, attempt: Attempt, lab: LabService) -> None:
-        super().__init__(id="review")
+    def __init__(self, attempt: Attempt, lab: LabService, screen_id: str = "review") -> None:
+        super().__init__(id=screen_id)
         self.attempt = attempt
         self.lab = lab
 
