@@ -124,8 +124,10 @@ def render(stats: Stats, console: Console | None = None) -> None:
     overview.add_row("Streak", f"{stats.streak_days} day{'s' if stats.streak_days != 1 else ''}")
     overview.add_row("True retention", percent(retention) + retention_note)
     overview.add_row(
-        "Reviews",
-        f"{totals.reviews:,} all time, {totals.reviews_in_window:,} in the last {stats.days} days",
+        "Answers",
+        f"{totals.reviews:,} all time: {totals.reviews - totals.practice:,} scheduled reviews,"
+        f" {totals.practice:,} practice; {totals.reviews_in_window:,} in the last"
+        f" {stats.days} days",
     )
     overview.add_row("Accuracy", percent(totals.accuracy))
     overview.add_row(
@@ -133,7 +135,8 @@ def render(stats: Stats, console: Console | None = None) -> None:
     )
     overview.add_row(
         "Questions",
-        f"{totals.seen} of {totals.questions} seen, {totals.new} new, {totals.mastered} mastered"
+        f"{totals.seen} of {totals.questions} seen in any mode, {totals.scheduled} scheduled,"
+        f" {totals.new} not yet scheduled, {totals.mastered} mastered"
         + (f", {totals.suspended} suspended" if totals.suspended else ""),
     )
     overview.add_row("Due", stats.due_summary())

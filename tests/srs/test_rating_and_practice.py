@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -282,6 +283,19 @@ def test_pending_practice_leaves_a_card_new_and_pending_answers_fold_into_the_ca
     card, _ = review(FUZZY, card, Rating.Good, second.when, second.duration_ms, fuzz_key="q")
     assert view.card("q").to_dict() == card.to_dict()
     assert "q" in view.known_ids()
+
+
+def test_pending_answers_put_questions_on_the_missed_list_and_take_them_off(
+    store: ReviewStore,
+) -> None:
+    answer(store, "saved-miss", T0, Rating.Again, PRACTICE)
+    answer(store, "saved-miss-2", T0, Rating.Again, PRACTICE)
+    wrong = replace(write("waiting-miss", Rating.Again, PRACTICE, n=5), correct=False)
+    fixed = write("saved-miss", Rating.Good, PRACTICE, n=6)  # right now, still waiting
+    drilled = write("saved-miss-2", Rating.Again, n=7)  # a drill schedules it
+    view = PendingView(store, [wrong, fixed, drilled])
+    assert store.missed_in_practice_ids() == {"saved-miss", "saved-miss-2"}
+    assert view.missed_in_practice_ids() == {"waiting-miss"}
 
 
 def test_a_pending_rerate_folds_into_the_card(writer: HistoryWriter, tmp_path: Path) -> None:

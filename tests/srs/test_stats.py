@@ -419,6 +419,25 @@ def test_exams_are_listed_oldest_first_with_their_scores(store: ReviewStore) -> 
 # -- JSON -------------------------------------------------------------------------------------
 
 
+def test_seen_counts_every_mode_and_scheduled_only_what_has_a_card(store: ReviewStore) -> None:
+    answer(store, "drilled", days_ago(3))
+    answer(store, "practised", days_ago(2), kind="practice")
+    answer(store, "removed-from-bank", days_ago(2), kind="practice")
+    store.record_exam(
+        taken=days_ago(1),
+        questions=2,
+        correct=1,
+        passed=False,
+        threshold=0.7,
+        seconds=60.0,
+        detail={"responses": {"examined": {"choice": 1}}, "question_ids": ["examined", "blank"]},
+    )
+    questions = bank(*(question(q) for q in ("drilled", "practised", "examined", "blank", "never")))
+    totals = stats_of(store, questions).totals
+    assert (totals.seen, totals.scheduled, totals.new) == (3, 1, 4)
+    assert totals.practice == 2 and totals.reviews == 3
+
+
 def test_the_json_has_the_documented_keys_and_plain_types(store: ReviewStore) -> None:
     answer(store, "q1", days_ago(20), Rating.Easy)
     answer(store, "q1", days_ago(0), Rating.Good)
@@ -471,6 +490,7 @@ def test_the_json_has_the_documented_keys_and_plain_types(store: ReviewStore) ->
         "study_seconds",
         "questions",
         "seen",
+        "scheduled",
         "new",
         "mastered",
         "suspended",

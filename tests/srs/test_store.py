@@ -321,6 +321,26 @@ def test_first_reviewed_since_counts_new_cards(store: HistoryStore) -> None:
     assert store.first_reviewed_since(T0) == 2
 
 
+def test_missed_in_practice_is_the_latest_answer_wrong_in_practice(store: HistoryStore) -> None:
+    practice, wrong = "practice", Rating.Again
+    answer(store, "missed", T0, wrong, kind=practice)
+    answer(store, "then-right", T0, wrong, kind=practice)
+    answer(store, "then-right", T0 + timedelta(minutes=1), kind=practice)
+    answer(store, "then-drilled", T0, wrong, kind=practice)
+    answer(store, "then-drilled", T0 + timedelta(minutes=1), wrong, kind="drill")
+    answer(store, "right-then-wrong", T0, kind=practice)
+    answer(store, "right-then-wrong", T0 + timedelta(minutes=1), wrong, kind=practice)
+    answer(store, "drilled-wrong", T0, wrong, kind="drill")  # the drill asks it again itself
+    # Answers within one millisecond: the one given last stands.
+    answer(store, "same-instant", T0, kind=practice)
+    answer(store, "same-instant", T0, wrong, kind=practice)
+    assert store.missed_in_practice_ids() == {"missed", "right-then-wrong", "same-instant"}
+    answer(store, "missed", T0 + timedelta(minutes=2), kind=practice)
+    assert "missed" not in store.missed_in_practice_ids()
+    assert store.undo_last() == "missed"  # taken back: missed again
+    assert "missed" in store.missed_in_practice_ids()
+
+
 def test_review_rows_round_trip(store: HistoryStore) -> None:
     answer(
         store,

@@ -176,9 +176,11 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
             await pilot.press("n")
             await wait_for(
                 pilot,
-                lambda s=shown: isinstance(app.screen, ExamReviewScreen)
-                and app.screen is not s
-                and app.screen.is_mounted,
+                lambda s=shown: (
+                    isinstance(app.screen, ExamReviewScreen)
+                    and app.screen is not s
+                    and app.screen.is_mounted
+                ),
             )
             marks.append(label(app.screen, "#review-mark"))
         assert marks[0] == f"Question {exam_number['t-order']} of 7 · ✗ Not answered: mark 0 of 1"
@@ -189,9 +191,11 @@ def test_taking_an_exam_by_keys_answers_flags_goes_back_and_submits() -> None:
         await pilot.press("p")
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, ExamReviewScreen)
-            and app.screen.is_mounted
-            and label(app.screen, "#review-mark") == marks[-2],
+            lambda: (
+                isinstance(app.screen, ExamReviewScreen)
+                and app.screen.is_mounted
+                and label(app.screen, "#review-mark") == marks[-2]
+            ),
         )
         await pilot.press("escape")  # back to the list, one level
         await wait_for(pilot, lambda: app.screen is report)

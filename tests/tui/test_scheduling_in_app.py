@@ -224,6 +224,42 @@ def test_a_quiz_is_practice_until_the_switch_says_it_reschedules(
     drive(app, scenario, size=size)
 
 
+def offered_keys(app: QuizApp) -> set[str]:
+    """The keys the footer offers now (a binding whose check_action says False is not)."""
+    return {key for key, active in app.active_bindings.items() if active.enabled}
+
+
+def test_questions_missed_in_practice_come_back_from_home_until_answered_right(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "history.sqlite3"
+    app = make_app(db, settings=Settings(new_cards_per_day=20))
+
+    async def scenario(pilot: Pilot) -> None:
+        await home_ready(pilot, app)
+        assert not shown(app, "Missed in practice")
+        screen = await start_deck(pilot)
+        missed = screen.question.id
+        await answer_current(pilot, screen, right=False)  # practice: the card is left alone
+        await saved(pilot, app)
+        await leave(pilot, app)
+        await wait_for(pilot, lambda: shown(app, "Missed in practice (m): 1, not answered right"))
+        assert "m" in offered_keys(app)
+
+        await pilot.press("m")  # the missed question again, a quiz of its own
+        await wait_for(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.is_mounted)
+        screen = app.screen
+        assert [q.id for q in screen.session.questions] == [missed]
+        assert "Missed in practice" in screen.sub_title
+        await answer_current(pilot, screen, right=True)
+        await saved(pilot, app)
+        await leave(pilot, app)
+        await wait_for(pilot, lambda: not shown(app, "Missed in practice"))
+        assert "m" not in offered_keys(app)
+
+    drive(app, scenario, size=(80, 24))
+
+
 def test_the_switch_starts_as_the_config_says(tmp_path: Path) -> None:
     app = make_app(tmp_path / "h.db", settings=Settings(quiz_reschedules=True))
 
@@ -435,12 +471,12 @@ def test_home_says_what_a_drill_takes_and_why_fewer_new_than_the_column(
     async def scenario(pilot: Pilot) -> None:
         await home_ready(pilot, app)
         assert home_row(app)[:2] == ["0", "8"]
-        await wait_for(pilot, lambda: shown(app, "Drill (d): 0 due + 2 new of 8 unseen"))
+        await wait_for(pilot, lambda: shown(app, "Drill (d): 0 due + 2 new of 8 not yet scheduled"))
         assert shown(app, "New cards: 2 a day, 0 started today")
         screen = await start_drill(pilot, app)
         await answer_current(pilot, screen, right=True)  # Easy: out of learning
         await leave(pilot, app)
-        await wait_for(pilot, lambda: shown(app, "Drill (d): 0 due + 1 new of 7 unseen"))
+        await wait_for(pilot, lambda: shown(app, "Drill (d): 0 due + 1 new of 7 not yet scheduled"))
         assert shown(app, "New cards: 2 a day, 1 started today")
 
     drive(app, scenario, size=size)

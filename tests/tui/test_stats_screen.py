@@ -120,8 +120,12 @@ def test_the_screen_shows_streak_retention_totals_topics_and_exams(stats: Stats)
         overview = text_of(screen.query_one("#stats-overview", Static))
         assert "Streak: 3 days" in overview
         assert "True retention: 50% (1 of 2 answers to cards in review)" in overview
-        assert "Reviews: 5 all time, 5 in the last 30 days" in overview
-        assert f"3 of {len(BANK.questions)} seen" in overview
+        assert (
+            f"Answers: 5 all time: {5 - stats.totals.practice} scheduled reviews, "
+            f"{stats.totals.practice} practice; 5 in the last 30 days" in overview
+        )
+        assert f"{stats.totals.seen} of {len(BANK.questions)} seen in any mode" in overview
+        assert f"{stats.totals.scheduled} scheduled for review" in overview
         assert "Exams: 1 of 2 passed" in overview
 
         topics = screen.query_one("#stats-topics", DataTable)

@@ -4,7 +4,7 @@ While answers wait for a lock or for disk space, the file does not have them yet
 the drill queue must not offer those cards again as new or due. `PendingView` reads the store
 and lays the writer's queue over it: a card with an answer pending is known and not due, and
 pending buries and suspends (and their undoing) hide or show cards, in order. A practice
-answer changes no card, so it changes nothing here either.
+answer changes no card, only the list of questions missed in practice.
 """
 
 from __future__ import annotations
@@ -78,6 +78,18 @@ class PendingView:
 
     def known_ids(self) -> set[str]:
         return self.store.known_ids() | self.answered
+
+    def missed_in_practice_ids(self) -> set[str]:
+        """The store's missed list, with the waiting answers laid over it in order: a wrong
+        practice answer puts its question on it, any other answer takes it off."""
+        missed = self.store.missed_in_practice_ids()
+        for write in self.pending:
+            if isinstance(write, AnswerWrite):
+                if write.kind == PRACTICE and not write.correct:
+                    missed.add(write.question_id)
+                else:
+                    missed.discard(write.question_id)
+        return missed
 
     def first_reviewed_since(self, since: datetime) -> int:
         known = self.store.known_ids()

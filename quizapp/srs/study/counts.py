@@ -6,6 +6,9 @@ put away, and when these figures next change by themselves.
   cards only up to `new_cards_per_day` a day (counted from local midnight, every card whose
   first scheduled answer is today, a quiz's included when quizzes reschedule): `new_today`
   says how many it may still take, so the home screen can say why the drill offers fewer.
+- **missed**: questions whose latest answer was wrong in a quiz that is practice. Practice
+  leaves their cards alone, so no drill would ask them; the home screen offers them instead,
+  until each is answered right (or answered in a drill, which schedules it).
 - **next_change**: the next moment a count moves with no answer given: a card falls due, or
   local midnight (burials end, the daily allowance of new cards starts again).
 
@@ -34,6 +37,9 @@ class HomeCounts:
     suspended: int  # bank questions suspended
     buried: int  # bank questions buried until tomorrow
     next_change: datetime
+    # Bank questions whose latest answer was wrong in practice, hidden ones left out, in bank
+    # order: a quiz leaves their cards alone, so the home screen offers them (key m).
+    missed: tuple[str, ...] = ()
 
     @property
     def new_today(self) -> int:
@@ -70,6 +76,8 @@ def home_counts(
         ids = in_deck - hidden
         per_deck[deck.id] = (len(ids & due), len(ids - known))
     gone = known - bank
+    wrong = view.missed_in_practice_ids() - hidden
+    missed = tuple(q.id for deck in decks for q in deck.questions if q.id in wrong)
     next_due = view.next_due(now, exclude=hidden | gone)
     midnight = tomorrow(now)
     return HomeCounts(
@@ -79,4 +87,5 @@ def home_counts(
         suspended=len(suspended & bank),
         buried=len((hidden - suspended) & bank),
         next_change=min(next_due, midnight) if next_due is not None else midnight,
+        missed=tuple(dict.fromkeys(missed)),  # a question in two decks once
     )

@@ -112,14 +112,15 @@ class Totals:
     study_days: int  # local days with at least one review, all time
     study_seconds: float  # answering time recorded, all time
     questions: int  # questions in the bank
-    seen: int  # bank questions with a card (answered at least once)
-    new: int  # bank questions never answered
+    seen: int  # bank questions answered at least once in any mode: drill, quiz, practice, exam
+    new: int  # bank questions never scheduled (no card): what a drill may still start
     mastered: int
     suspended: int  # bank questions suspended
     due_now: int  # bank cards due at `generated_at` (overdue included; suspended left out)
     exams: int
     exams_passed: int
     practice: int = 0  # answers recorded as practice (in `reviews` too), all time
+    scheduled: int = 0  # bank questions with a card: answered in a drill or a rescheduling quiz
 
     @property
     def accuracy(self) -> float | None:
@@ -181,6 +182,7 @@ class Stats:
                 "study_seconds": totals.study_seconds,
                 "questions": totals.questions,
                 "seen": totals.seen,
+                "scheduled": totals.scheduled,
                 "new": totals.new,
                 "mastered": totals.mastered,
                 "suspended": totals.suspended,
@@ -270,8 +272,10 @@ def compute_stats(
     by_topic: dict[str, list[int]] = {}
     reviews = correct = review_answers = review_correct = practice = 0
     study_ms = 0
+    answered: set[str] = set()
     for row in store.reviews():
         reviews += 1
+        answered.add(row.question_id)
         practice += row.kind == PRACTICE
         correct += row.correct
         study_ms += row.duration_ms or 0
@@ -335,7 +339,12 @@ def compute_stats(
     # -- exams ----------------------------------------------------------------------------------
     exams = tuple(_exam(e) for e in store.exams())
 
-    seen = sum(1 for qid in bank_questions if qid in cards)
+    for exam in exams:  # an exam's answers are seen too, though they schedule nothing
+        responses = exam.detail.get("responses")
+        if isinstance(responses, dict):
+            answered.update(str(qid) for qid in responses)
+    seen = sum(1 for qid in bank_questions if qid in answered)
+    scheduled = sum(1 for qid in bank_questions if qid in cards)
     totals = Totals(
         reviews=reviews,
         correct=correct,
@@ -347,13 +356,14 @@ def compute_stats(
         study_seconds=study_ms / 1000,
         questions=len(bank_questions),
         seen=seen,
-        new=len(bank_questions) - seen,
+        new=len(bank_questions) - scheduled,
         mastered=sum(1 for qid in bank_questions if qid in mastered_ids),
         suspended=sum(1 for qid in bank_questions if qid in suspended),
         due_now=due_now,
         exams=len(exams),
         exams_passed=sum(1 for e in exams if e.passed),
         practice=practice,
+        scheduled=scheduled,
     )
 
     if config_file is None:

@@ -67,7 +67,8 @@ def drill_note(counts: HomeCounts | None, deck_ids: Sequence[str]) -> str:
     new = counts.drill_new(deck_ids)
     lines = [f"Drill (d): {due} due + {new} new"]
     if new < unseen:
-        lines[0] += f" of {unseen} unseen"
+        # Not "unseen": a question answered only in practice quizzes is seen, yet unscheduled.
+        lines[0] += f" of {unseen} not yet scheduled"
         lines.append(f"New cards: {counts.new_per_day} a day, {counts.started_today} started today")
     put_away = [
         f"{n} {what}"
@@ -76,4 +77,6 @@ def drill_note(counts: HomeCounts | None, deck_ids: Sequence[str]) -> str:
     ]
     if put_away:
         lines.append(f"Left out of sessions: {', '.join(put_away)}")
+    if counts.missed:
+        lines.append(f"Missed in practice (m): {len(counts.missed)}, not answered right since")
     return "\n".join(lines)

@@ -48,6 +48,7 @@ class HomeScreen(Screen[None]):
         Binding("a", "start_all", "Everything"),
         Binding("t", "pick_tags", "By tags"),
         Binding("e", "exam", "Exam"),
+        Binding("m", "missed", "Missed"),  # shown only while there are some (check_action)
         Binding("n", "focus_length", "Length", show=False),
         Binding("s", "toggle_shuffle", "Shuffle questions", show=False),
         Binding("r", "toggle_reschedule", "Quizzes reschedule", show=False),
@@ -188,6 +189,7 @@ class HomeScreen(Screen[None]):
         if self.is_mounted and self._in_app:
             self._fill_rows()
             self.query_one(ReadinessLine).refresh_line()
+            self.refresh_bindings()  # m (missed) shows only while there are some
 
     def _fill_rows(self) -> None:
         table = self.query_one("#decks", DataTable)
@@ -288,6 +290,8 @@ class HomeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave_field":
             return in_form_field(self.focused)  # False: not in the footer either
+        if action == "missed":
+            return bool(self.counts and self.counts.missed)
         return True
 
     def action_toggle_shuffle(self) -> None:
@@ -342,6 +346,19 @@ class HomeScreen(Screen[None]):
         from quizapp.tui.components.length_memory import remember_session_length
 
         remember_session_length(self.app, self.app.options.config_path, length)  # type: ignore[attr-defined]
+
+    def action_missed(self) -> None:
+        """A quiz of the questions missed in practice and not answered right since. Practice
+        leaves their cards alone, so this is how they come back (docs/scheduling.md)."""
+        missed = self.counts.missed if self.counts is not None else ()
+        by_id = self.bank.questions
+        questions = [by_id[qid] for qid in missed if qid in by_id]
+        if not questions:
+            self.notify("Nothing missed in practice.", timeout=3)
+            return
+        self.app.start_session(  # type: ignore[attr-defined]
+            questions=questions, shuffle=self.shuffle, title="Missed in practice"
+        )
 
     def action_exam(self) -> None:
         """A timed mock exam across the decks, after a page that says what it will be."""

@@ -226,18 +226,21 @@ class StatsScreen(Screen[None]):
             if retention is not None
             else "(no answers to cards in review yet)",
         )
-        practice = f", {totals.practice:,} of them practice" if totals.practice else ""
+        # In a student's words: practice (a quiz that leaves the schedule alone) apart from the
+        # answers that schedule their cards (drills, and quizzes while they reschedule).
+        scheduling = totals.reviews - totals.practice
         item(
-            "Reviews",
-            f"{totals.reviews:,} all time{practice}, {totals.reviews_in_window:,} in the last "
+            "Answers",
+            f"{totals.reviews:,} all time: {scheduling:,} scheduled reviews, "
+            f"{totals.practice:,} practice; {totals.reviews_in_window:,} in the last "
             f"{stats.days} days",
             f"(accuracy {percent(totals.accuracy)}, {plural(totals.study_days, 'day')} studied)",
         )
         suspended = f", {totals.suspended:,} suspended" if totals.suspended else ""
         item(
             "Questions",
-            f"{totals.seen:,} of {totals.questions:,} seen, {totals.mastered:,} mastered, "
-            f"{totals.new:,} new{suspended}",
+            f"{totals.seen:,} of {totals.questions:,} seen in any mode, {totals.scheduled:,} "
+            f"scheduled for review, {totals.mastered:,} mastered{suspended}",
         )
         item("Due", stats.due_summary(), "(overdue included; suspended and buried left out)")
         if totals.exams:

@@ -98,6 +98,16 @@ class PostgresReads:
             for r in self._all(f"SELECT question_id FROM {CARDS} WHERE student = %s", self.student)
         }
 
+    def missed_in_practice_ids(self) -> set[str]:
+        """As the SQLite store's: questions whose latest standing answer was a wrong practice
+        answer (a withdrawn answer counts nowhere, so the one before it stands)."""
+        rows = self._all(
+            f"SELECT DISTINCT ON (question_id) question_id, kind, correct FROM {REVIEWS}"
+            " WHERE student = %s ORDER BY question_id, reviewed_ms DESC, id DESC",
+            self.student,
+        )
+        return {qid for qid, kind, correct in rows if kind == PRACTICE and not correct}
+
     def first_reviewed_since(self, since: datetime) -> int:
         row = self._one(
             f"SELECT count(*) FROM {CARDS} WHERE student = %s AND first_review_ms >= %s",

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from quizapp.bank.responses import from_json
 from quizapp.srs.memory.scheduling import Card, Rating
-from quizapp.srs.store.history import ResponseRow, ReviewRow
+from quizapp.srs.store.history import PRACTICE, ResponseRow, ReviewRow
 from quizapp.srs.store.sqlite.tables import SqliteTables
 from quizapp.srs.times import from_ms, to_ms
 
@@ -68,6 +68,18 @@ class SqliteReads(SqliteTables):  # and the whole-table reads in tables.py
 
     def known_ids(self) -> set[str]:
         return {r[0] for r in self.connection.execute("SELECT question_id FROM cards")}
+
+    def missed_in_practice_ids(self) -> set[str]:
+        """Questions whose latest answer, in any mode, was a wrong practice answer: a quiz
+        leaves their cards alone, so without this list nothing would ask them again."""
+        # The latest answer per question: reviews_by_question (question_id, reviewed_ms)
+        # orders each partition; id breaks ties within a millisecond, in the order given.
+        rows = self.connection.execute(
+            "SELECT question_id, kind, correct FROM (SELECT question_id, kind, correct,"
+            " row_number() OVER (PARTITION BY question_id ORDER BY reviewed_ms DESC, id DESC)"
+            " AS latest FROM reviews) WHERE latest = 1"
+        )
+        return {qid for qid, kind, correct in rows if kind == PRACTICE and not correct}
 
     def first_reviewed_since(self, since: datetime) -> int:
         """How many cards had their first review at or after `since` (new cards introduced)."""
