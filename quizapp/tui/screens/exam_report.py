@@ -96,7 +96,10 @@ class ExamReviewScreen(ReviewScreen):
         if 0 <= at < len(order):
             self.app.switch_screen(ExamReviewScreen(self.result, self.lab, order[at]))
         else:
-            self.notify("That was the last question." if by > 0 else "This is the first.")
+            last = by > 0
+            self.notify(
+                "That was the last question." if last else "This is the first.", markup=False
+            )
 
 
 class ExamReportScreen(Screen[None]):
