@@ -80,6 +80,15 @@ _FROM_HELP = (
     "the file's format (default: from the extension; a .txt is read as GIFT or as Anki "
     "notes by its content)"
 )
+# The deck settings `quizapp import` takes as options (DeckInfo field, argparse dest): an
+# option given replaces the CSV's deck_* column for every row.
+_DECK_FIELD_OPTIONS = (
+    ("id", "deck_id"),
+    ("title", "title"),
+    ("topic", "topic"),
+    ("domain", "domain"),
+    ("exam_weight", "weight"),
+)
 # Which option names the file each command writes, for its error messages.
 _OUTPUT_OPTION = {"new": "--deck", "import": "--out", "export": "--out"}
 
@@ -360,7 +369,9 @@ def _import(args: argparse.Namespace) -> int:
 
     from quizapp.authoring.csv_import import (
         CsvInputError,
+        DeckSettingError,
         default_deck_info,
+        default_notes,
         import_csv,
         read_csv_file,
     )
@@ -398,7 +409,10 @@ def _import(args: argparse.Namespace) -> int:
             taken_decks=taken_decks,
             delimiter=args.delimiter,
             max_rows=args.max_rows,
+            given=[key for key, dest in _DECK_FIELD_OPTIONS if getattr(args, dest) is not None],
         )
+    except DeckSettingError as exc:  # the file's content, not its form: exit 1, as a bad row
+        return failure("import", str(exc))
     except CsvInputError as exc:
         return usage_error("import", str(exc))
     for warning in sheet.warnings + result.warnings:
@@ -425,6 +439,9 @@ def _import(args: argparse.Namespace) -> int:
         sys.stdout.write(result.text)
     else:
         write_output(out, result.text.encode("utf-8"), replace=args.force)
+    assert result.deck is not None
+    for note in default_notes(result.deck, result.defaulted):
+        print(terminal_safe(f"quizapp import: {note}"), file=sys.stderr)
     where = f" to {terminal_safe(out)}" if out is not None else ""
     rejected = f"; {len(result.problems)} row(s) rejected" if result.problems else ""
     print(
