@@ -292,7 +292,8 @@ BAD_SETTINGS = [
         "weight-percent",
         "deck_exam_weight",
         ["", "50%", ""],
-        ":3: deck_exam_weight: '50%' is a percentage; an exam weight is a plain number",
+        ":3: deck_exam_weight: '50%' is a percentage; an exam weight is a plain number (the "
+        "bundled decks' weights sum to 1): write 0.5",
     ),
     (
         "weight-word",

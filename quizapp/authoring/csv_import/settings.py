@@ -102,12 +102,13 @@ def _value(column: str, raw: str, delimiter: str, where: str) -> str | int | flo
         return (
             raw  # texts are kept as written, as a prompt is (a description's last line break too)
         )
-    if "%" in raw:
-        raise DeckSettingError(
-            f"{where}: '{_short(raw.strip())}' is a percentage; an exam weight is a plain "
-            "number (the bundled decks' weights sum to 1: write 0.5 for 50%)"
-        )
     try:
+        if raw.strip().endswith("%"):
+            percent = spreadsheet_number(column, raw.strip()[:-1], delimiter)
+            raise DeckSettingError(
+                f"{where}: '{_short(raw.strip())}' is a percentage; an exam weight is a plain "
+                f"number (the bundled decks' weights sum to 1): write {percent / 100:g}"
+            )
         return spreadsheet_number(column, raw, delimiter)
     except RowError as exc:
         message = str(exc).removeprefix(column).lstrip(": ")
