@@ -230,6 +230,29 @@ def test_only_what_neither_an_option_nor_a_column_gives_is_named(
     assert deck_settings(deck) == ("part", "Intro", "part", "Basics", 0.5, None)
 
 
+def test_the_default_topic_is_the_deck_id_the_csv_gives(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "file-name.csv"
+    path.write_text(f"{SHEET_HEADER},deck_id\nq1,flashcard,P,E,easy,t,B,sheet-deck\n")
+    code, stdout, stderr = cli(capsys, "import", str(path), "--no-default-bank")
+    assert code == 0, stderr
+    assert "  id: sheet-deck\n  title: File name\n  topic: sheet-deck\n" in stdout
+    assert "quizapp import: deck topic: 'sheet-deck' (the deck id;" in stderr
+
+
+def test_the_weight_is_read_as_a_spreadsheet_shows_it() -> None:
+    """A decimal comma (semicolon-separated, as Excel writes in such a locale) and a decimal
+    point are the same weight, not a conflict."""
+    text = (
+        "id;type;prompt;explanation;difficulty;tags;back;deck_exam_weight\n"
+        "q1;flashcard;P;E;easy;t;B;0,25\nq2;flashcard;P;E;easy;t;B;0.25\n"
+    )
+    result = import_csv(text, deck=DeckInfo("d", "D", "d"))
+    assert result.deck is not None and result.deck.exam_weight == 0.25
+    assert "exam_weight: 0.25\n" in (result.text or "")
+
+
 def test_an_option_replaces_the_column_on_every_row(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -96,7 +96,10 @@ class _SheetImport:
             raise CsvInputError(f"{self.path} is empty: it has no header row")
         header = read_header(found[0].cells, self.path, delimiter)
         settings = read_settings(header, found[1:], self.path, delimiter, skip=given)
-        self.deck = replace(self.deck, **settings.values)
+        values = dict(settings.values)
+        if "id" in values and "topic" not in values and "topic" not in given:
+            values["topic"] = values["id"]  # the default topic is the deck id, the CSV's too
+        self.deck = replace(self.deck, **values)
         self.header_yaml = deck_header(self.deck)
         try:
             check_deck(self.deck, self.scratch, taken_decks, settings.origins)
