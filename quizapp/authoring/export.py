@@ -11,9 +11,10 @@ CSV
     The columns `quizapp import` reads (see `quizapp.authoring.csv_import`), one row per
     question, so an export imports back to the same questions. A cell a spreadsheet would run
     as a formula (starting with = + - @, tab or CR) gets a leading `'`, which the importer
-    takes off again (`quizapp.authoring.csv_cells`). A CSV carries no deck
-    metadata: import it with `--deck-id/--title/--topic/--domain/--weight`. The `topic`
-    column always holds the question's effective topic. The file starts with a UTF-8
+    takes off again (`quizapp.authoring.csv_cells`). Every row carries its deck's settings
+    in the `deck_*` columns (`quizapp.authoring.csv_import.settings`), so a deck imports back
+    whole. The `topic` column always holds the question's effective topic; `vary` every
+    value of every name. The file starts with a UTF-8
     byte-order mark (`CSV_BOM`, left out with `--no-bom`): without one, Excel reads UTF-8 as
     its legacy code page and shows `×` as `Ã—`. The importer takes it off again.
 
@@ -410,16 +411,35 @@ def question_row(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) 
     return row
 
 
-def export_csv(questions: Iterable[Question], order: ExportOrder = DEFAULT_EXPORT_ORDER) -> str:
+def deck_cells(deck: Deck) -> dict[str, str]:
+    """The `deck_*` cells every row of the deck's questions carries (csv_import.settings)."""
+    return {
+        "deck_id": deck.id,
+        "deck_title": deck.title,
+        "deck_topic": deck.topic,
+        "deck_domain": deck.domain,
+        "deck_exam_weight": format_csv_number(deck.exam_weight),
+        "deck_description": deck.description or "",
+    }
+
+
+def export_csv(
+    questions: Iterable[Question],
+    order: ExportOrder = DEFAULT_EXPORT_ORDER,
+    decks: Iterable[Deck] = (),
+) -> str:
     """The questions as CSV, every cell a spreadsheet could run as a formula guarded with a
-    leading `'` (see `quizapp.authoring.csv_cells`; the importer takes it off again)."""
+    leading `'` (see `quizapp.authoring.csv_cells`; the importer takes it off again). A
+    question of one of `decks` carries that deck's settings in its `deck_*` cells."""
     from quizapp.authoring.csv_import import COLUMNS
 
+    settings = {deck.id: deck_cells(deck) for deck in decks}
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     for question in questions:
-        writer.writerow({k: guard_cell(v) for k, v in question_row(question, order).items()})
+        row = question_row(question, order) | settings.get(question.deck_id, {})
+        writer.writerow({k: guard_cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 
@@ -449,6 +469,7 @@ __all__ = [
     "card_back",
     "card_front",
     "csv_file_bytes",
+    "deck_cells",
     "deck_json",
     "export_csv",
     "export_json",

@@ -42,8 +42,11 @@ csv    one row per question, in the columns `quizapp import` reads (see
        `quizapp import --help`), so an export imports back to the same questions. A
        cell starting with = + - @, a tab or a CR (which a spreadsheet would run as a
        formula) gets a leading ', and so does one starting with 's then one of those;
-       `quizapp import` takes exactly that ' off again. UTF-8 with a byte-order mark,
-       so that Excel shows × — √ as they are (--no-bom leaves it out).
+       `quizapp import` takes exactly that ' off again. Every row carries its deck's
+       settings (deck_id, deck_title, deck_topic, deck_domain, deck_exam_weight,
+       deck_description), so a deck exported and imported keeps them; `vary` holds
+       every variant. UTF-8 with a byte-order mark, so that Excel shows × — √ as they
+       are (--no-bom leaves it out).
 json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata and the
        question objects, so `quizapp import FILE.json` gives back the same decks. Every
        question object has every key of its type (null when absent): id, type, deck,
@@ -79,6 +82,15 @@ IMPORT_FORMATS = ("csv", "gift", "anki-text", "apkg", "json", "moodle-xml")
 _FROM_HELP = (
     "the file's format (default: from the extension; a .txt is read as GIFT or as Anki "
     "notes by its content)"
+)
+# The deck settings `quizapp import` takes as options (DeckInfo field, argparse dest): an
+# option given replaces the CSV's deck_* column for every row.
+_DECK_FIELD_OPTIONS = (
+    ("id", "deck_id"),
+    ("title", "title"),
+    ("topic", "topic"),
+    ("domain", "domain"),
+    ("exam_weight", "weight"),
 )
 # Which option names the file each command writes, for its error messages.
 _OUTPUT_OPTION = {"new": "--deck", "import": "--out", "export": "--out"}
@@ -143,7 +155,9 @@ def add_authoring_commands(
             "counts: N imported, M skipped, K notes about dropped content.\n\n"
             "A cell that starts with ' followed by = + - @, a tab or a CR loses that ': it is\n"
             "the guard `quizapp export` puts on cells a spreadsheet would run as formulas.\n\n"
-            + _OUT_RULES
+            "The deck's settings come from the options, else the CSV's deck_* columns (the same\n"
+            "on every row: two rows that disagree are an error naming the file and line, exit\n"
+            "1), else the defaults, each default named on stderr.\n\n" + _OUT_RULES
         ),
         epilog=_COLUMNS_EPILOG,
         formatter_class=_ImportHelpFormatter,
@@ -176,18 +190,32 @@ def add_authoring_commands(
         f"{DEFAULT_CSV_ROWS:,}, at most {MAX_DECK_QUESTIONS:,}: a deck's size)",
     )
     imp.add_argument(
-        "--deck-id", metavar="ID", help="the deck id (default: from the CSV's file name)"
+        "--deck-id",
+        metavar="ID",
+        help="the deck id, for every row (default: a CSV's deck_id column, else from the file "
+        "name)",
     )
-    imp.add_argument("--title", metavar="T", help="the deck title (default: from the file name)")
-    imp.add_argument("--topic", metavar="T", help="the deck's topic (default: the deck id)")
     imp.add_argument(
-        "--domain", metavar="D", help=f"the exam domain (default: {DEFAULT_DOMAIN_HELP!r})"
+        "--title",
+        metavar="T",
+        help="the deck title (default: a CSV's deck_title column, else from the file name)",
+    )
+    imp.add_argument(
+        "--topic",
+        metavar="T",
+        help="the deck's topic (default: a CSV's deck_topic column, else the deck id)",
+    )
+    imp.add_argument(
+        "--domain",
+        metavar="D",
+        help=f"the exam domain (default: a CSV's deck_domain column, else {DEFAULT_DOMAIN_HELP!r})",
     )
     imp.add_argument(
         "--weight",
         type=flag_types.EXAM_WEIGHT,
         metavar="W",
-        help=f"the deck's exam weight, > 0 (default {DEFAULT_WEIGHT_HELP}; the bundled decks sum to 1)",
+        help="the deck's exam weight, > 0 (default: a CSV's deck_exam_weight column, else "
+        f"{DEFAULT_WEIGHT_HELP}; the bundled decks sum to 1)",
     )
     _add_bank_options(imp, "question and deck ids must be unique across")
 
@@ -360,7 +388,9 @@ def _import(args: argparse.Namespace) -> int:
 
     from quizapp.authoring.csv_import import (
         CsvInputError,
+        DeckSettingError,
         default_deck_info,
+        default_notes,
         import_csv,
         read_csv_file,
     )
@@ -398,7 +428,10 @@ def _import(args: argparse.Namespace) -> int:
             taken_decks=taken_decks,
             delimiter=args.delimiter,
             max_rows=args.max_rows,
+            given=[key for key, dest in _DECK_FIELD_OPTIONS if getattr(args, dest) is not None],
         )
+    except DeckSettingError as exc:  # the file's content, not its form: exit 1, as a bad row
+        return failure("import", str(exc))
     except CsvInputError as exc:
         return usage_error("import", str(exc))
     for warning in sheet.warnings + result.warnings:
@@ -425,6 +458,9 @@ def _import(args: argparse.Namespace) -> int:
         sys.stdout.write(result.text)
     else:
         write_output(out, result.text.encode("utf-8"), replace=args.force)
+    assert result.deck is not None
+    for note in default_notes(result.deck, result.defaulted):
+        print(terminal_safe(f"quizapp import: {note}"), file=sys.stderr)
     where = f" to {terminal_safe(out)}" if out is not None else ""
     rejected = f"; {len(result.problems)} row(s) rejected" if result.problems else ""
     print(

@@ -63,7 +63,9 @@ def run_export(args: argparse.Namespace) -> int:
         order = export_order(args)
         exported, tail = len(questions), ""
         if args.format == "csv":
-            data = ex.csv_file_bytes(ex.export_csv(questions, order), bom=not args.no_bom)
+            data = ex.csv_file_bytes(
+                ex.export_csv(questions, order, bank.decks), bom=not args.no_bom
+            )
         elif args.format == "gift":
             from quizapp.cli.export_gift import gift_data
 

@@ -24,6 +24,12 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return int(code or 0), out, err
 
 
+def without_deck_notes(stderr: str) -> list[str]:
+    """An import's report but the lines naming the deck settings a CSV without deck columns
+    leaves at their defaults (tests/authoring/test_csv_deck_settings.py tests those)."""
+    return [line for line in stderr.splitlines() if not line.startswith("quizapp import: deck ")]
+
+
 def comparable(question: Question) -> dict[str, object]:
     """Every field of the question, except where in which file it was read."""
     fields = dataclasses.asdict(question)

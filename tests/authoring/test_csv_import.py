@@ -24,7 +24,12 @@ from quizapp.authoring.export import export_csv, join_items
 from quizapp.bank import bundled_bank_path, load_bank, load_file
 from quizapp.bank.display_order import ExportOrder
 from quizapp.bank.text_checks import comparison_key, normal_text
-from tests.authoring.helpers import cli, comparable, comparable_any_option_order
+from tests.authoring.helpers import (
+    cli,
+    comparable,
+    comparable_any_option_order,
+    without_deck_notes,
+)
 
 DATA = Path(__file__).parent / "data"
 EVERY_TYPE = DATA / "every_type.yaml"
@@ -220,7 +225,7 @@ def test_each_bad_row_is_rejected_with_its_reason_and_the_rest_imported(
     code, stdout, stderr = cli(capsys, "import", str(path), "--out", str(out))
     assert code == 1
     assert stdout == ""
-    line, *hint, summary, counts = stderr.splitlines()
+    line, *hint, summary, counts = without_deck_notes(stderr)
     assert hint == (
         [
             "quizapp import: 1 rejected row(s) have ids the bank already has: to "

@@ -46,6 +46,12 @@ does). The values of `type` and `difficulty` are case-insensitive too.
                         breaks, each optionally followed by ` -- ` and what it says, e.g.
                         head_dim == 64 -- Each head is 64 wide; params_single_head ==
                         params_multi_head   (write \\; for a ; in the words)
+    deck_id             the deck's settings, on every row: its id, title, topic (its
+    deck_title          questions' default), exam domain, exam weight (> 0, at most 1000)
+    deck_topic          and description. An empty cell gives none; the filled-in cells
+    deck_domain         must agree. quizapp export fills them in. Without them, --deck-id,
+    deck_exam_weight    --title, --topic, --domain, --weight or the defaults set the deck
+    deck_description    (each default is named on stderr)
 
     (* = required column)
 
@@ -62,6 +68,12 @@ A cell that starts with `'` followed by = + - @, a tab or a carriage return lose
 (see `quizapp.authoring.csv_cells`). A prompt `=x` may be written `=x` or `'=x`; a prompt
 that really starts with `'=` is written `''=x`.
 
+The deck's settings: an option (--title) wins over the CSV's column (deck_title), which wins
+over the default; each setting left at its default is said on stderr, one line each. Two rows
+that disagree on a setting, or a value the bank's loader refuses (an exam weight of 0, a
+control character in a title), is a located error, `FILE.csv:LINE: deck_title: ...`, and
+nothing is written (exit 1); see `quizapp.authoring.csv_import.settings`.
+
 Every row is turned into bank YAML and checked by quizapp's own loader and lint registry
 checks, so the rules cannot drift from `quizapp lint`. A row that fails is reported as
 `FILE.csv: row N, question 'ID': reason`, N being the row number the spreadsheet shows, and
@@ -73,7 +85,8 @@ header, a misspelled or missing column) is a usage error (exit 2) and nothing is
 The package, one concern a module: `reading` (encoding, delimiter, records by row),
 `columns` (the header), `cells` and `numbers` (one cell), `rows` (a row to a question),
 `wording` (the loader's messages for a spreadsheet's author), `render` (bank YAML), `deck`
-(the deck's metadata) and `importer` (the whole import).
+(the deck's metadata), `settings` (the deck's settings in the `deck_*` columns) and `importer`
+(the whole import).
 """
 
 from __future__ import annotations
@@ -86,10 +99,11 @@ from quizapp.authoring.csv_import.columns import (
     read_header,
     sniff_delimiter,
 )
-from quizapp.authoring.csv_import.deck import check_deck, default_deck_info
+from quizapp.authoring.csv_import.deck import check_deck, default_deck_info, default_notes
 from quizapp.authoring.csv_import.importer import import_csv
 from quizapp.authoring.csv_import.problems import (
     CsvInputError,
+    DeckSettingError,
     ImportResult,
     RowError,
     RowProblem,
@@ -114,6 +128,7 @@ from quizapp.authoring.csv_import.render import (
     render_deck,
 )
 from quizapp.authoring.csv_import.rows import row_mapping
+from quizapp.authoring.csv_import.settings import DECK_COLUMNS, read_settings
 
 
 def _column_help() -> str:
@@ -128,6 +143,7 @@ COLUMN_HELP = _column_help()
 __all__ = [
     "COLUMNS",
     "COLUMN_HELP",
+    "DECK_COLUMNS",
     "DEFAULT_DOMAIN",
     "DEFAULT_WEIGHT",
     "MODELINE",
@@ -135,6 +151,7 @@ __all__ = [
     "BankDumper",
     "CsvInputError",
     "DeckInfo",
+    "DeckSettingError",
     "ImportResult",
     "RowError",
     "RowProblem",
@@ -143,6 +160,7 @@ __all__ = [
     "deck_header",
     "decode_csv",
     "default_deck_info",
+    "default_notes",
     "dump_question",
     "dump_yaml",
     "import_csv",
@@ -154,6 +172,7 @@ __all__ = [
     "read_csv_file",
     "read_csv_text",
     "read_header",
+    "read_settings",
     "render_deck",
     "row_mapping",
     "sniff_delimiter",

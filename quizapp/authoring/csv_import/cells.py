@@ -14,8 +14,10 @@ from typing import Any
 import yaml
 
 from quizapp.authoring.cells import split_escaped
+from quizapp.authoring.csv_cells import unguard_cell
 from quizapp.authoring.csv_import.problems import RowError
 from quizapp.authoring.csv_import.render import Flow, FlowMap
+from quizapp.bank.text_checks import normal_text
 from quizapp.bank.yaml12 import (
     MappingNode,
     ScalarNode,
@@ -24,6 +26,12 @@ from quizapp.bank.yaml12 import (
     parse_scalar,
     scalar_value,
 )
+
+
+def cell_text(cell: str) -> str:
+    """A cell as text: its formula guard off (`quizapp.authoring.csv_cells`), its line breaks
+    `\n`, in NFC as every text of a bank is."""
+    return normal_text(unguard_cell(cell).replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def split_items(cell: str) -> list[str]:
@@ -172,6 +180,7 @@ def aligned_items(cells: Mapping[str, str], column: str, to: str, count: int) ->
 
 __all__ = [
     "aligned_items",
+    "cell_text",
     "option_numbers",
     "parse_compute",
     "parse_vary",

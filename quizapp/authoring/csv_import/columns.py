@@ -1,6 +1,6 @@
 """The header row: which spreadsheet column holds which field.
 
-Column names are case-insensitive; spaces and `-` read as `_`. A column quizapp does not use
+Column names are case-insensitive; spaces and `-` read as `_` (`Deck title` is `deck_title`). A column quizapp does not use
 (a teacher's "Notes" or "Chapter") is ignored, and the import warns once, listing them. A
 name close to a quizapp column (`promt`, `tolerence`) is refused instead, with a
 did-you-mean: ignoring it would silently drop what the author meant to import.
@@ -43,6 +43,13 @@ COLUMNS: tuple[str, ...] = (
     "shuffle",
     "vary",
     "expect",
+    # The deck's settings, the same on every row (quizapp.authoring.csv_import.settings).
+    "deck_id",
+    "deck_title",
+    "deck_topic",
+    "deck_domain",
+    "deck_exam_weight",
+    "deck_description",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("id", "type", "prompt", "explanation", "difficulty", "tags")
 # How close an unknown name must be to a column to be taken for a misspelling of it. At 0.8,
@@ -75,8 +82,11 @@ def column_letter(index: int) -> str:
 
 
 def misspelled_column(name: str) -> str | None:
-    """The column `name` is probably a misspelling of, if any."""
-    close = difflib.get_close_matches(name, COLUMNS, n=1, cutoff=MISSPELLING_CUTOFF)
+    """The column `name` is probably a misspelling of, if any. Only a name starting `deck`
+    is taken for a deck column's: a sheet's own "Description" column, as close to
+    `deck_description`, was ignored before those columns existed, and still is."""
+    candidates = [c for c in COLUMNS if name.startswith("deck") or not c.startswith("deck_")]
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=MISSPELLING_CUTOFF)
     return close[0] if close else None
 
 

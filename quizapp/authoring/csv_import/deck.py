@@ -97,4 +97,38 @@ def default_deck_info(
     )
 
 
-__all__ = ["check_deck", "default_deck_info"]
+# Where default_deck_info takes each setting the options and the CSV leave out, and what sets
+# it instead: said on stderr, one line each, so that a sheet without deck columns does not
+# silently become a deck named after its file.
+_DEFAULT_FROM = {
+    "id": ("from the file name", "--deck-id"),
+    "title": ("from the file name", "--title"),
+    "topic": ("the deck id", "--topic"),
+    "domain": ("the default", "--domain"),
+    "exam_weight": ("the default", "--weight"),
+    "description": ("", ""),
+}
+
+
+def default_notes(deck: DeckInfo, defaulted: list[str]) -> list[str]:
+    """One line per setting in `defaulted` (DeckInfo names): its value and where it came
+    from, e.g. `deck title: 'My deck' (from the file name; the CSV gives none: ...)`."""
+    lines = []
+    for key in defaulted:
+        source, option = _DEFAULT_FROM[key]
+        column = "deck_" + key
+        if key == "description":
+            lines.append(
+                f"deck description: none (the CSV gives none: set it in a {column} column)"
+            )
+            continue
+        value = getattr(deck, key)
+        shown = repr(value) if isinstance(value, str) else f"{value:g}"
+        lines.append(
+            f"deck {key.replace('_', ' ')}: {shown} ({source}; the CSV gives none: set it with "
+            f"{option} or a {column} column)"
+        )
+    return lines
+
+
+__all__ = ["check_deck", "default_deck_info", "default_notes"]

@@ -4,16 +4,18 @@ Every row becomes bank YAML and is checked by quizapp's own loader and lint regi
 so the rules cannot drift from `quizapp lint`. A row that fails is reported as
 `FILE.csv: row N, question 'ID': reason` (N is the spreadsheet's row number) and left out;
 the other rows are still written. An id used twice in the CSV, or already used in the bank
-the questions will join, rejects the row.
+the questions will join, rejects the row. The deck's settings come from the options, then
+the CSV's `deck_*` cells (quizapp.authoring.csv_import.settings), then the defaults.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
-from quizapp.authoring.csv_cells import unguard_cell
+from quizapp.authoring.csv_import.cells import cell_text
 from quizapp.authoring.csv_import.columns import (
     Header,
     ignored_columns_warning,
@@ -23,6 +25,7 @@ from quizapp.authoring.csv_import.columns import (
 from quizapp.authoring.csv_import.deck import check_deck
 from quizapp.authoring.csv_import.problems import (
     CsvInputError,
+    DeckSettingError,
     ImportResult,
     RowError,
     RowProblem,
@@ -35,8 +38,8 @@ from quizapp.authoring.csv_import.reading import (
 )
 from quizapp.authoring.csv_import.render import DeckInfo, deck_header, dump_question, lint_text
 from quizapp.authoring.csv_import.rows import row_mapping
+from quizapp.authoring.csv_import.settings import DECK_COLUMNS, read_settings
 from quizapp.authoring.csv_import.wording import sheet_message
-from quizapp.bank.text_checks import normal_text
 
 
 def import_csv(
@@ -48,16 +51,22 @@ def import_csv(
     taken_decks: Mapping[str, str] | None = None,
     delimiter: str | None = None,
     max_rows: int = DEFAULT_MAX_ROWS,
+    given: Iterable[str] = (),
 ) -> ImportResult:
-    """Turn CSV text into a deck file. Raises CsvInputError for unusable input.
+    """Turn CSV text into a deck file. Raises CsvInputError for unusable input, and its
+    DeckSettingError for a deck setting in the CSV that conflicts or is refused.
 
-    `taken_ids` maps question ids already in the bank to where they are; such rows are
-    rejected, as are ids repeated within the CSV. `delimiter` None guesses it from the header.
-    More than `max_rows` rows is a CsvInputError, raised before any row is imported.
+    `deck` is the deck's settings from the options and the defaults: the CSV's `deck_*` cells
+    (quizapp.authoring.csv_import.settings) replace each one whose field is not in `given`
+    (the DeckInfo fields the options set). The result names the deck written and the fields
+    left at their defaults. `taken_ids` maps question ids already in the bank to where they
+    are; such rows are rejected, as are ids repeated within the CSV. `delimiter` None guesses
+    it from the header. More than `max_rows` rows is a CsvInputError, raised before any row
+    is imported.
     """
     with tempfile.TemporaryDirectory(prefix="quizapp-import-") as scratch:
         sheet = _SheetImport(deck, path, taken_ids or {}, Path(scratch), delimiter)
-        return sheet.run(text, taken_decks or {}, max_rows)
+        return sheet.run(text, taken_decks or {}, max_rows, frozenset(given))
 
 
 class _SheetImport:
@@ -77,15 +86,31 @@ class _SheetImport:
         self.header_yaml = deck_header(deck)
         self.first_row: dict[str, int] = {}
 
-    def run(self, text: str, taken_decks: Mapping[str, str], max_rows: int) -> ImportResult:
-        check_deck(self.deck, self.scratch, taken_decks)
+    def run(
+        self, text: str, taken_decks: Mapping[str, str], max_rows: int, given: frozenset[str]
+    ) -> ImportResult:
         text = text.removeprefix("\ufeff")
         delimiter = self.delimiter or sniff_delimiter(text)
         found = filled_records(text, delimiter, max_rows, self.path)
         if not found:
             raise CsvInputError(f"{self.path} is empty: it has no header row")
         header = read_header(found[0].cells, self.path, delimiter)
-        result = ImportResult(text=None)
+        settings = read_settings(header, found[1:], self.path, delimiter, skip=given)
+        values = dict(settings.values)
+        if "id" in values and "topic" not in values and "topic" not in given:
+            values["topic"] = values["id"]  # the default topic is the deck id, the CSV's too
+        self.deck = replace(self.deck, **values)
+        self.header_yaml = deck_header(self.deck)
+        try:
+            check_deck(self.deck, self.scratch, taken_decks, settings.origins)
+        except CsvInputError as exc:
+            if any(str(exc).startswith(f"{o}:") for o in settings.origins.values()):
+                raise DeckSettingError(str(exc)) from None
+            raise
+        result = ImportResult(text=None, deck=self.deck)
+        result.defaulted = [
+            key for key in DECK_COLUMNS.values() if key not in given and key not in settings.values
+        ]
         chunks: list[str] = []
         unnamed_in_use: set[int] = set()
         for record in found[1:]:
@@ -110,7 +135,7 @@ class _SheetImport:
     ) -> tuple[str, str | RowProblem]:
         """The row's question id, and its question as YAML or the problem that stops it."""
         cells = {
-            name: normal_text(unguard_cell(cell).replace("\r\n", "\n").replace("\r", "\n"))
+            name: cell_text(cell)
             for name, cell in zip(header.names, record.cells, strict=False)
             if name
         }

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizapp.authoring.csv_import.render import DeckInfo
 
 
 class CsvInputError(Exception):
     """The CSV cannot be used at all (exit 2). The message is one line."""
+
+
+class DeckSettingError(CsvInputError):
+    """A deck setting the CSV gives (a `deck_*` cell) conflicts with another row's or is
+    refused by the loader: nothing is written (exit 1). The message starts `FILE.csv:LINE:`."""
 
 
 class RowError(Exception):
@@ -45,6 +54,9 @@ class ImportResult:
     problems: list[RowProblem] = field(default_factory=list)
     rows: int = 0  # non-blank data rows read
     warnings: list[str] = field(default_factory=list)  # one line each, about the whole file
+    deck: DeckInfo | None = None  # the deck written: the options, the CSV's settings, defaults
+    # The deck's fields neither the options nor the CSV gave (DeckInfo names, in its order).
+    defaulted: list[str] = field(default_factory=list)
 
 
-__all__ = ["CsvInputError", "ImportResult", "RowError", "RowProblem"]
+__all__ = ["CsvInputError", "DeckSettingError", "ImportResult", "RowError", "RowProblem"]
