@@ -17,16 +17,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from quizapp.bank.claim_checks import check, describe_values, unknown_name_message, unknown_names
 from quizapp.bank.claims import (
     ClaimError,
-    check,
-    describe_values,
     evaluate_number,
     format_number,
     parse_expression,
     quoted,
-    unknown_name_message,
-    unknown_names,
 )
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import (

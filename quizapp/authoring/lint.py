@@ -28,7 +28,8 @@ from quizapp.authoring.item_writing import check_item_writing
 from quizapp.authoring.key_claims import KeyTally, has_ties, judge_ties, unknown_tie_names
 from quizapp.authoring.lessons import Lessons, checkable_sources, unknown_sources
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
-from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
+from quizapp.bank.claim_checks import check, unknown_name_message, unknown_names
+from quizapp.bank.claims import parse_claim
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError

@@ -6,15 +6,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from quizapp.bank.claims import (
-    ClaimError,
-    Outcome,
-    check_all,
-    parse_claim,
-    quoted,
-    unknown_name_message,
-    unknown_names,
-)
+from quizapp.bank.claim_checks import Outcome, check_all, unknown_name_message, unknown_names
+from quizapp.bank.claims import ClaimError, parse_claim, quoted
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.experiments.registry import COMPUTATIONS, get_spec
 from quizapp.experiments.result import Result

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from quizapp.bank import load_file
-from quizapp.bank.claims import Outcome
+from quizapp.bank.claim_checks import Outcome
 from quizapp.bank.model import ComputeSpec
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments, claim_lines

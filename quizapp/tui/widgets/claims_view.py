@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from quizapp.bank.claims import Outcome, check_all
+from quizapp.bank.claim_checks import Outcome, check_all
 from quizapp.bank.model import Claim
 
 HOLDS = "✓"
