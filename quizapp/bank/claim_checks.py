@@ -11,13 +11,38 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from quizapp.bank.claims import ClaimError, ParsedClaim, evaluate, format_number, parse_claim
+from quizapp.bank.claims import (
+    ClaimError,
+    NotRunHere,
+    ParsedClaim,
+    Scope,
+    SecondRuns,
+    evaluate,
+    format_number,
+    parse_claim,
+    parse_expression,
+    run_arguments,
+)
+from quizapp.bank.model import Claim, Question
 
 
-def describe_values(parsed: ParsedClaim, values: Mapping[str, object]) -> str:
-    """`residual_final = 1.06e+06, plain_final = 1.05`: the values a claim reads."""
-    shown = [f"{name} = {format_number(values[name])}" for name in parsed.names if name in values]
-    return ", ".join(shown)
+def describe_values(parsed: ParsedClaim, values: Mapping[str, object] | Scope) -> str:
+    """`residual_final = 1.06e+06, plain_final = 1.05`: the values a claim reads, a second
+    run's among them (`at(seq_len=64).flops = 4.2e+06`)."""
+    scope = values if isinstance(values, Scope) else Scope(values)
+    shown = [
+        f"{name} = {format_number(scope.values[name])}"
+        for name in parsed.names
+        if name in scope.values
+    ]
+    for run in parsed.second_runs if scope.runs is not None else ():
+        try:
+            value = scope.runs(run_arguments(run, scope.placeholders)).get(run.value)
+        except ClaimError:
+            continue  # the claim's own message says why
+        if value is not None:
+            shown.append(f"{run.text} = {format_number(value)}")
+    return ", ".join(dict.fromkeys(shown))
 
 
 @dataclass(frozen=True)
@@ -29,6 +54,7 @@ class Outcome:
     holds: bool | None  # None when it could not be evaluated
     values: str  # the values it read, for the message
     error: str | None = None
+    elsewhere: bool = False  # reads a second run (at(...)), which is not made here
 
     @property
     def label(self) -> str:
@@ -36,7 +62,7 @@ class Outcome:
         return self.says or self.text
 
 
-def check(text: str, values: Mapping[str, object], says: str | None = None) -> Outcome:
+def check(text: str, values: Mapping[str, object] | Scope, says: str | None = None) -> Outcome:
     """Parse and evaluate one claim on `values`; never raises."""
     try:
         parsed = parse_claim(text)
@@ -45,12 +71,14 @@ def check(text: str, values: Mapping[str, object], says: str | None = None) -> O
     shown = describe_values(parsed, values)
     try:
         return Outcome(parsed.text, says, evaluate(parsed, values), shown)
+    except NotRunHere as exc:
+        return Outcome(parsed.text, says, None, shown, str(exc), elsewhere=True)
     except ClaimError as exc:
         return Outcome(parsed.text, says, None, shown, str(exc))
 
 
 def check_all(
-    claims: Iterable[tuple[str, str | None]], values: Mapping[str, object]
+    claims: Iterable[tuple[str, str | None]], values: Mapping[str, object] | Scope
 ) -> list[Outcome]:
     return [check(text, values, says) for text, says in claims]
 
@@ -68,11 +96,34 @@ def unknown_name_message(name: str, computation: str, values: Sequence[str]) -> 
     return f"'{name}', which is not a value of {computation}{hint} (it gives: {', '.join(values)})"
 
 
+def question_claims(question: Question) -> list[tuple[Claim, ParsedClaim]]:
+    """Every claim a question makes of its computation (`expect:`, then `holds:` and steps'
+    `value:`), read. The loader has read each once already, so none fails here."""
+    from quizapp.bank.validate_keys import ties
+
+    found = [(c, parse_claim(c.text)) for c in question.compute.expect] if question.compute else []
+    for key, claim in ties(question):
+        found.append(
+            (claim, parse_expression(claim.text) if key == "value" else parse_claim(claim.text))
+        )
+    return found
+
+
+def claim_scope(
+    claim: Claim, values: Mapping[str, object], runs: SecondRuns | None = None
+) -> Scope:
+    """What `claim` is evaluated on: `values`, its variant's {placeholders}, and where its
+    at(...) values come from (None: nowhere here, so it is not checked)."""
+    return Scope(values, dict(claim.placeholders), runs)
+
+
 __all__ = [
     "Outcome",
     "check",
     "check_all",
+    "claim_scope",
     "describe_values",
+    "question_claims",
     "unknown_name_message",
     "unknown_names",
 ]

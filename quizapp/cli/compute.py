@@ -108,9 +108,23 @@ def check_claims_before_running(name: str, claims: Sequence[str]) -> None:
     spec = get_spec(name)
     for text in claims:
         try:
-            unknown = unknown_names(parse_claim(text), spec.values)
+            parsed = parse_claim(text)
         except ClaimError as exc:
             raise ArgumentError(f"--expect {quoted(text)}: {exc}", "expect") from None
+        unknown = unknown_names(parsed, spec.values)
+        if parsed.placeholders:  # a question's vary: binds them; here nothing does
+            shown = ", ".join("{" + p + "}" for p in parsed.placeholders)
+            raise ArgumentError(
+                f"--expect {quoted(text)}: {shown} is a placeholder of a question's vary:; "
+                "write the number here",
+                "expect",
+            )
+        if parsed.second_runs:
+            raise ArgumentError(
+                f"--expect {quoted(text)}: at(...) compares a second run, which quizapp lint "
+                "checks in a bank question; here, run the computation again with those arguments",
+                "expect",
+            )
         if unknown:
             message = unknown_name_message(unknown[0], name, spec.values)
             raise ArgumentError(f"--expect {quoted(text)} names {message}", "expect")
