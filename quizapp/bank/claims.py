@@ -34,7 +34,7 @@ MAX_INT_BITS = 4096  # an integer that grows past this is refused, not computed 
 MAX_WHOLE_DIGITS = 16  # a larger integer is shown as 1.23456e+20 in a message
 FUNCTIONS = ("abs", "min", "max")
 AT = "at"  # at(arg=value, ...).value: a value of the computation run with other arguments
-MAX_SECOND_RUNS = 4  # at(...) references in one claim (a question: fields.MAX_SECOND_RUNS)
+MAX_CLAIM_SECOND_RUNS = 4  # at(...) values one claim reads (a question: fields.MAX_SECOND_RUNS)
 # YAML writes booleans in lower case; a claim accepts them beside Python's True and False.
 LOWERCASE_BOOLEANS = {"true": True, "false": False}
 
@@ -169,8 +169,8 @@ def _parse(text: str, *, truth: bool) -> ParsedClaim:
             continue
         if isinstance(node, ast.Attribute) and not in_at:
             runs.append(_second_run(stripped, node))
-            if len(runs) > MAX_SECOND_RUNS:
-                raise ClaimError(f"a claim reads at most {MAX_SECOND_RUNS} at(...) values")
+            if len(runs) > MAX_CLAIM_SECOND_RUNS:
+                raise ClaimError(f"a claim reads at most {MAX_CLAIM_SECOND_RUNS} at(...) values")
             stack.extend((value, True) for _, value in reversed(runs[-1].arguments))
             continue
         if in_at and isinstance(node, ast.Name) and node.id not in LOWERCASE_BOOLEANS:
