@@ -110,12 +110,15 @@ def _claim_placeholders(reader: NodeReader, question: Question) -> set[str] | No
     for claim, parsed in question_claims(question):
         unknown = [name for name in parsed.placeholders if name not in question.vary]
         if unknown:
-            listed = ", ".join(question.vary) or "nothing"
+            listed = (
+                f"which vary does not list (it lists {', '.join(question.vary)})"
+                if question.vary
+                else "but the question has no vary:"
+            )
             reader.report_at(
                 claim.location,
                 "unknown-placeholder",
-                f"claim {claim.text!r} uses {', '.join('{' + n + '}' for n in unknown)}, "
-                f"which vary does not list (it lists {listed})",
+                f"claim {claim.text!r} uses {', '.join('{' + n + '}' for n in unknown)}, {listed}",
             )
             ok = False
         used.update(parsed.placeholders)

@@ -230,3 +230,16 @@ def test_a_placeholder_read_only_by_a_claim_counts_as_used(tmp_path: Path) -> No
     assert [d.code for d in diagnostics if d.code == "unused-vary"] == []
     unused = bank(tmp_path, only_in_claim.replace("* {scale} == {scale} *", "== "))
     assert [d.code for d in load_file(unused)[1] if d.code == "unused-vary"] == ["unused-vary"]
+
+
+def test_a_placeholder_in_a_question_without_vary_is_located(tmp_path: Path) -> None:
+    fixed = FLOPS.replace("    vary:\n      seq_len: [128, 256]\n", "").replace(
+        '"{seq_len}"', "128"
+    )
+    fixed = fixed.replace("at {seq_len} tokens", "at 128 tokens")
+    found = errors(bank(tmp_path, fixed))
+    assert [(line, code) for line, code, _ in found] == [
+        (CLAIM_LINE - 2, "unknown-placeholder"),  # two lines of vary: fewer
+        (AT_LINE - 2, "unknown-placeholder"),
+    ]
+    assert all(m.endswith("uses {seq_len}, but the question has no vary:") for _, _, m in found)
