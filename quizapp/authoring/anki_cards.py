@@ -12,10 +12,11 @@ ran the computation, else names it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from quizapp.authoring.anki_html import inline_html, markdown_to_html
 from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
+from quizapp.bank.fields import MAX_LINTED_VARIANTS
 from quizapp.bank.grading import format_number
 from quizapp.bank.model import (
     Choice,
@@ -24,17 +25,76 @@ from quizapp.bank.model import (
     NumericQuestion,
     OrderingQuestion,
     Question,
+    Scalar,
     TrueFalseQuestion,
 )
 
+# A parameterized question becomes one Anki note per variant, up to this many (lint checks as
+# many); the rest are named on stderr. A question may have up to fields.MAX_VARIANTS.
+MAX_NOTES_PER_QUESTION = MAX_LINTED_VARIANTS
+MAX_NAMED_LEFT_OUT = 5  # variants named in the note on stderr; the rest are counted
+
 
 def anki_variant(question: Question) -> Question:
-    """A card is fixed text: a parameterized question becomes one variant, chosen by its id."""
+    """One fixed variant of a parameterized question, chosen by its id (GIFT and Moodle XML
+    write one; Anki writes every variant, `anki_variants`)."""
     if not question.vary:
         return question
     from quizapp.bank.variants import pick
 
     return pick(question, random.Random(question.id))
+
+
+def anki_variants(question: Question) -> tuple[list[Question], list[dict[str, Scalar]]]:
+    """Every variant of a parameterized question up to MAX_NOTES_PER_QUESTION, in vary's
+    order, and the assignments of those left out; the question itself when it does not vary."""
+    if not question.vary:
+        return [question], []
+    from quizapp.bank.variants import assignments, instantiate
+
+    every = list(assignments(question))
+    kept = every[:MAX_NOTES_PER_QUESTION]
+    return [instantiate(question, a) for a in kept], every[MAX_NOTES_PER_QUESTION:]
+
+
+def variant_id(question: Question) -> str:
+    """What names a card: the question's id, and for a variant its values as well
+    (`mha-head-dim@d_model=512,n_heads=8`), so each variant's note has its own stable guid."""
+    if not question.assignment:
+        return question.id
+    return question.id + "@" + _values(question.assignment, sep=",")
+
+
+def _values(assignment: Mapping[str, Scalar], sep: str = ", ") -> str:
+    return sep.join(f"{name}={value}" for name, value in assignment.items())
+
+
+def variants_note(written: Sequence[Question], left_out: Sequence[Mapping[str, Scalar]]) -> str:
+    """What an export says of a parameterized question whose variants it did not all write:
+    "a parameterized question: 1 of 12 variants written (d_model=512, n_heads=8); left out:
+    d_model=512, n_heads=16; ... and 6 more". '' when none is left out."""
+    if not left_out:
+        return ""
+    total = len(written) + len(left_out)
+    shown = "; ".join(_values(a) for a in left_out[:MAX_NAMED_LEFT_OUT])
+    more = len(left_out) - MAX_NAMED_LEFT_OUT
+    which = f" ({_values(written[0].assignment)})" if len(written) == 1 else ""
+    return (
+        f"a parameterized question: {len(written)} of {total} variants written{which}; "
+        f"left out: {shown}" + (f"; and {more} more" if more > 0 else "")
+    )
+
+
+def one_variant(question: Question) -> tuple[Question, str]:
+    """The variant GIFT and Moodle XML write (chosen by the id), and the note naming those
+    they leave out ('' when the question does not vary)."""
+    if not question.vary:
+        return question, ""
+    from quizapp.bank.variants import assignments
+
+    chosen = anki_variant(question)
+    others = [a for a in assignments(question) if a != chosen.assignment]
+    return chosen, variants_note([chosen], others)
 
 
 def choice_order(question: ChoiceQuestion, order: ExportOrder = DEFAULT_EXPORT_ORDER) -> list[int]:
@@ -151,9 +211,14 @@ def card_back(
 
 
 __all__ = [
+    "MAX_NOTES_PER_QUESTION",
     "anki_variant",
+    "anki_variants",
     "card_back",
     "card_front",
     "choice_order",
     "numbered_choices",
+    "one_variant",
+    "variant_id",
+    "variants_note",
 ]

@@ -13,6 +13,8 @@ What Anki does with a package it has seen before (checked against Anki 26.9):
 So:
 
 - Guids come from question ids, the note type's id is fixed, and deck ids come from deck ids.
+  A parameterized question (`vary:`) is one note per variant, its guid from the id and the
+  variant's values (`variant_id`), up to MAX_NOTES_PER_QUESTION; the rest are reported.
 - A deck is named `quizapp::<deck id>`, with the title and description in Anki's deck
   description: retitling a deck in the bank renames nothing in Anki (see docs/authoring.md).
 - New cards are positioned in bank order: deck by deck, question by question.
@@ -40,7 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quizapp.authoring.anki_cards import anki_variant, card_back, card_front
+from quizapp.authoring.anki_cards import (
+    anki_variants,
+    card_back,
+    card_front,
+    variant_id,
+    variants_note,
+)
 from quizapp.authoring.anki_html import markdown_to_html
 from quizapp.authoring.output_file import check_output, write_output
 from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
@@ -104,6 +112,8 @@ class AnkiSummary:
     new: int  # not in the previous package (all of them when there is none)
     changed: int  # in the previous package with other fields or tags
     previous: Path | None  # the previous package compared with
+    # (question id, what was left out): the variants past MAX_NOTES_PER_QUESTION
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 def anki_deck_id(deck_id: str) -> int:
@@ -210,7 +220,7 @@ def derived_values(
     """Run the computations behind `from:` keys once each, within lint's default time budget
     (a hostile bank can ask for hundreds of slow runs), reusing results stored by earlier runs
     unless `use_cache` is False. Questions whose run fails, or does not fit in the budget, are
-    left out: their key stays described rather than computed."""
+    left out: their key stays described rather than computed. Keyed by `variant_id`."""
     wanted = [
         q
         for q in questions
@@ -234,14 +244,14 @@ def derived_values(
         except BudgetSpent:
             continue  # cached runs are still used by the questions after this one
         if not isinstance(outcome, Exception):
-            out[q.id] = dict(outcome)
+            out[variant_id(q)] = dict(outcome)
     return out
 
 
 @dataclass(frozen=True)
 class _PlannedNote:
     deck_id: int
-    question_id: str
+    note_id: str  # the question's id; a variant's adds its values (anki_cards.variant_id)
     fields: list[str]
     tags: list[str]
     position: int  # the new-card position: bank order, from 1
@@ -261,18 +271,19 @@ def _plan(
     position = itertools.count(1)
     for deck, questions in shown:
         for question in questions:
-            back = card_back(question, derived.get(question.id), order)
+            note_id = variant_id(question)
+            back = card_back(question, derived.get(note_id), order)
             fields = [card_front(question, order), back]
-            fields.append(question.id)
+            fields.append(note_id)
             content = note_content(fields, question.tags)
-            before = previous.get(anki_guid(question.id))
+            before = previous.get(anki_guid(note_id))
             new += before is None
             changed += before is not None and before.content != content
             mtime = note_mtime(content, file_mtime(question.location.path, mtimes), before)
             planned.append(
                 _PlannedNote(
                     anki_deck_id(deck.id),
-                    question.id,
+                    note_id,
                     fields,
                     list(question.tags),
                     next(position),
@@ -309,7 +320,16 @@ def write_anki_package(
         templates=[dict(t) for t in ANKI_TEMPLATES],
         css=ANKI_CSS,
     )
-    shown = [(deck, [anki_variant(q) for q in deck.questions]) for deck in decks]
+    shown: list[tuple[Deck, list[Question]]] = []
+    left_out: list[tuple[str, str]] = []
+    for deck in decks:
+        cards: list[Question] = []
+        for question in deck.questions:
+            variants, missing = anki_variants(question)
+            cards += variants
+            if missing:
+                left_out.append((question.id, variants_note(variants, missing)))
+        shown.append((deck, cards))
     every = [q for _, qs in shown for q in qs]
     derived = derived_values(every, use_cache=use_cache) if evaluate else {}
     planned, new, changed = _plan(shown, derived, earlier, order)
@@ -334,7 +354,7 @@ def write_anki_package(
                 genanki.Note(
                     model=model,
                     fields=note.fields,
-                    guid=anki_guid(note.question_id),
+                    guid=anki_guid(note.note_id),
                     tags=note.tags,
                     due=note.position,
                 ).write_to_db(cursor, note.mtime, note.deck_id, ids)
@@ -348,6 +368,7 @@ def write_anki_package(
         new=new,
         changed=changed,
         previous=Path(previous) if previous is not None else None,
+        left_out=tuple(left_out),
     )
 
 

@@ -29,7 +29,8 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "lint",
         "An argument in `compute.args` is not one the computation takes, has the wrong type, "
         "is out of its bounds, is not one of its choices, or breaks a rule between arguments "
-        "(`d_model` divisible by `n_heads`). The message points at the argument's own line.",
+        "(`d_model` divisible by `n_heads`). The message points at the argument's own line; "
+        "for a claim's second run (`at(seq_len=0).flops`), at the claim, naming the variant.",
         "Check the computation's argument table in the Computations section; try the "
         "arguments with `quizapp compute NAME key=value ...`.",
         example=(
@@ -47,7 +48,8 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "error",
         "lint",
         "A numeric answer's `from:`, or a name in one of the compute block's `expect` claims "
-        "or in a key's `holds:` or `value:`, is not a value the question's computation gives. "
+        "or in a key's `holds:` or `value:` (a second run's `at(...).value` too), is not a "
+        "value the question's computation gives. "
         "For a claim, the message points at "
         "the claim and suggests the closest value.",
         "Use one of the values the message lists (each computation's values are listed in the "
@@ -116,7 +118,10 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "most 300 characters, read as an expression (never run as code) that may use only the "
         "computation's value names, numbers, `true` and `false`, "
         "`+ - * / // % **` (exponents at most 64), comparisons (`== != < <= > >=`, chained), "
-        "`and`/`or`/`not` and `abs`, `min` and `max`, in at most 100 parts. Attributes, "
+        "`and`/`or`/`not` and `abs`, `min` and `max`, in at most 100 parts; in a `vary:` "
+        "question the variant's `{name}` placeholders, and a second run's value "
+        "`at(name=value, ...).value` (arguments by name: numbers, placeholders, arithmetic; at "
+        "most 4 a claim, 8 different runs a question). Other attributes, sets, "
         "indexing, text, other calls, lambdas and comprehensions are refused, as is a claim "
         "that is not true or false (`a + b` alone). The list holds 1 to 16 claims; a `says` is "
         "one line of at most 200 characters. A key's `holds:` or `value:` is read the same "
@@ -206,7 +211,8 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "A claim (in `expect:`, or a key's `holds:` or `value:`) could not be evaluated on the "
         "computation's values: a division by zero, a "
         "value that is text rather than a number, a number grown too large, or a claim that "
-        "comes out as a number instead of true or false.",
+        "comes out as a number instead of true or false; or a second run's `at(...)` arguments "
+        "that cannot be worked out for a variant (`at(seq_len={seq_len} // 0)`).",
         "Guard the arithmetic (compare `a > b * c` rather than `a / c > b`) and compare only "
         "numeric or true/false values.",
         example=(

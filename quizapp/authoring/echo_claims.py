@@ -21,10 +21,10 @@ second needs the values the computation returned, so lint judges it where it jud
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from quizapp.bank import Claim, ComputeSpec, Diagnostic, Question
-from quizapp.bank.claims import ClaimError, ParsedClaim, evaluate, parse_claim
+from quizapp.bank.claims import ClaimError, ParsedClaim, Scope, SecondRuns, evaluate, parse_claim
 from quizapp.experiments.registry import REGISTRY
 from quizapp.experiments.spec import ComputationSpec
 
@@ -74,6 +74,12 @@ def computed_symbols(parsed: ParsedClaim, spec: ComputationSpec) -> dict[str, li
     return symbols
 
 
+def reads_second_run(parsed: ParsedClaim, spec: ComputationSpec) -> bool:
+    """Whether the claim reads a computed value of a second run (at(...).value): perturbing
+    the question's own values cannot judge that part, so it is never called an echo."""
+    return any(run.value not in spec.not_computed for run in parsed.second_runs)
+
+
 def _fixed_names(parsed: ParsedClaim, spec: ComputationSpec) -> str:
     names = [f"`{name}`" for name in parsed.names]
     return ", ".join(names) if names else "no value"
@@ -95,7 +101,14 @@ def static_echoes(question: Question) -> list[Diagnostic]:
         parsed = _parsed(claim)
         if parsed is None or not set(parsed.names) <= set(spec.values):
             continue  # unknown names are reported as such
-        echo = next((p for p in parts(parsed) if not computed_symbols(p, spec)), None)
+        echo = next(
+            (
+                p
+                for p in parts(parsed)
+                if not computed_symbols(p, spec) and not reads_second_run(p, spec)
+            ),
+            None,
+        )
         if echo is None:
             continue
         found.append(
@@ -123,15 +136,18 @@ def perturbations(value: object) -> list[object]:
     return []
 
 
-def _holds(parsed: ParsedClaim, values: Mapping[str, object]) -> bool | None:
+def _holds(parsed: ParsedClaim, values: Scope) -> bool | None:
     try:
         return evaluate(parsed, values)
     except (ClaimError, ArithmeticError, TypeError, ValueError):
         return None
 
 
-def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
-    """Claims that hold on the computation's values and on every perturbation of them."""
+def dynamic_echoes(
+    question: Question, values: Mapping[str, object], runs: SecondRuns | None = None
+) -> list[Diagnostic]:
+    """Claims that hold on the computation's values and on every perturbation of them (a
+    claim's {placeholders} and second runs held fixed)."""
     compute, spec = _spec_of(question)
     if compute is None or spec is None:
         return []
@@ -140,11 +156,15 @@ def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Dia
         parsed = _parsed(claim)
         if parsed is None or not all(name in values for name in parsed.names):
             continue
+
+        def scope(changed: Mapping[str, object], claim: Claim = claim) -> Scope:
+            return Scope(changed, dict(claim.placeholders), runs)
+
         for part in parts(parsed):
             symbols = computed_symbols(part, spec)
-            if not symbols or _holds(part, values) is not True:
+            if not symbols or _holds(part, scope(values)) is not True:
                 continue  # the static check's, or claim-failed's
-            if _depends(part, values, symbols):
+            if _depends(part, values, symbols, scope):
                 continue
             tried = ", ".join(f"`{names[0]}`" for names in symbols.values())
             found.append(
@@ -160,7 +180,10 @@ def dynamic_echoes(question: Question, values: Mapping[str, object]) -> list[Dia
 
 
 def _depends(
-    parsed: ParsedClaim, values: Mapping[str, object], symbols: Mapping[str, list[str]]
+    parsed: ParsedClaim,
+    values: Mapping[str, object],
+    symbols: Mapping[str, list[str]],
+    scope: Callable[[Mapping[str, object]], Scope],
 ) -> bool:
     """Does some change of one computed value (and its aliases with it) make the claim fail?"""
     for names in symbols.values():
@@ -168,6 +191,6 @@ def _depends(
             changed = dict(values)
             for name in names:
                 changed[name] = other
-            if _holds(parsed, changed) is not True:
+            if _holds(parsed, scope(changed)) is not True:
                 return True
     return False

@@ -160,6 +160,11 @@ class BudgetedRuns:
                 self._cache[key] = self._run(name, args)
         return self._cache[key]
 
+    def made(self, name: str, args: Mapping[str, object]) -> Values | Exception:
+        """The outcome of a run made (or read from disk) already. Raises KeyError if none was:
+        this never runs anything, so it costs no budget."""
+        return self._cache[run_key(name, args)]
+
     def _remaining(self) -> float | None:
         return None if self._deadline is None else max(0.0, self._deadline - self._clock())
 

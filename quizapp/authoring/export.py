@@ -47,7 +47,8 @@ Anki (.apkg, written with genanki)
     `quizapp.authoring.anki_package` writes the package so that re-importing it updates only
     the notes that changed. A numeric key written as `from:` is computed at export time (on
     the CPU); if that fails, the back names the computation instead. A parameterized question
-    (`vary:`) becomes one fixed variant, chosen by its id.
+    (`vary:`) becomes one note per variant (QuizappId `id@name=value,...`), up to
+    anki_cards.MAX_NOTES_PER_QUESTION; the variants past that are named on stderr.
 """
 
 from __future__ import annotations

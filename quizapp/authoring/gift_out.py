@@ -24,7 +24,8 @@ writes the same shapes, and quizapp's GIFT reader reads them back):
   ends with a line naming the computation and its arguments (computation_note); a key written
   as `from:` is the value the computation gives (the export runs it), and a question whose
   computation did not run (`--no-eval`, a failure) is left out and reported;
-- a parameterized question (`vary:`) is one fixed variant, chosen by its id (as in Anki);
+- a parameterized question (`vary:`) is one fixed variant, chosen by its id, and a note names
+  the variants left out (Anki writes every variant as a note of its own);
 - options are shuffled like every export (`ExportOrder`); GIFT has no "keep this order".
 
 Ordering questions and flashcards have no GIFT type: they are left out and reported by id.
@@ -38,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 
-from quizapp.authoring.anki_cards import anki_variant
+from quizapp.authoring.anki_cards import one_variant, variant_id
 from quizapp.authoring.computation_note import computation_line
 from quizapp.authoring.export import format_csv_number
 from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
@@ -113,12 +114,11 @@ def export_gift(
     for deck in decks:
         written_here: list[str] = []
         for original in deck.questions:
-            question = anki_variant(original)
-            notes: list[str] = []
-            if question.vary:
-                notes.append("a parameterized question: one variant is written")
+            question, left_out = one_variant(original)
+            notes = [left_out] if left_out else []
             try:
-                written_here.append(_question(question, order, derived.get(question.id), notes))
+                values = derived.get(variant_id(question))
+                written_here.append(_question(question, order, values, notes))
             except _LeftOut as why:
                 result.left_out.append(Dropped(question.id, str(why)))
                 continue

@@ -17,16 +17,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from quizapp.bank.claim_checks import (
+    check,
+    claim_scope,
+    describe_values,
+    unknown_name_message,
+    unknown_names,
+)
 from quizapp.bank.claims import (
     ClaimError,
-    check,
-    describe_values,
+    SecondRuns,
     evaluate_number,
     format_number,
     parse_expression,
     quoted,
-    unknown_name_message,
-    unknown_names,
 )
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import (
@@ -70,14 +74,17 @@ def unknown_tie_names(question: Question, values: Iterable[str]) -> list[Diagnos
     return found
 
 
-def judge_ties(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
-    """A located error for each tie the key contradicts, or that cannot be evaluated."""
+def judge_ties(
+    question: Question, values: Mapping[str, object], runs: SecondRuns | None = None
+) -> list[Diagnostic]:
+    """A located error for each tie the key contradicts, or that cannot be evaluated. A tie's
+    {placeholders} are the variant's values; its at(...) values come from `runs`."""
     if isinstance(question, ChoiceQuestion):
-        return _judge_choices(question, values)
+        return _judge_choices(question, values, runs)
     if isinstance(question, TrueFalseQuestion):
-        return _judge_statement(question, values)
+        return _judge_statement(question, values, runs)
     if isinstance(question, OrderingQuestion):
-        return _judge_order(question, values)
+        return _judge_order(question, values, runs)
     return []
 
 
@@ -85,12 +92,14 @@ def _shown(values: str) -> str:
     return f" ({values})" if values else ""
 
 
-def _judge_choices(question: ChoiceQuestion, values: Mapping[str, object]) -> list[Diagnostic]:
+def _judge_choices(
+    question: ChoiceQuestion, values: Mapping[str, object], runs: SecondRuns | None
+) -> list[Diagnostic]:
     found = []
     for number, choice in enumerate(question.choices, start=1):
         if choice.holds is None:
             continue
-        outcome = check(choice.holds.text, values)
+        outcome = check(choice.holds.text, claim_scope(choice.holds, values, runs))
         where = choice.location or choice.holds.location
         if outcome.error is not None:
             message = f"holds: cannot be checked: {outcome.text}: {outcome.error}"
@@ -114,10 +123,12 @@ def _judge_choices(question: ChoiceQuestion, values: Mapping[str, object]) -> li
     return found
 
 
-def _judge_statement(question: TrueFalseQuestion, values: Mapping[str, object]) -> list[Diagnostic]:
+def _judge_statement(
+    question: TrueFalseQuestion, values: Mapping[str, object], runs: SecondRuns | None
+) -> list[Diagnostic]:
     if question.holds is None:
         return []
-    outcome = check(question.holds.text, values)
+    outcome = check(question.holds.text, claim_scope(question.holds, values, runs))
     if outcome.error is not None:
         message = f"holds: cannot be checked: {outcome.text}: {outcome.error}"
         return [
@@ -135,19 +146,22 @@ def _judge_statement(question: TrueFalseQuestion, values: Mapping[str, object]) 
     return [_at(question.holds.location, "key-contradicted", message + _variant(question))]
 
 
-def _judge_order(question: OrderingQuestion, values: Mapping[str, object]) -> list[Diagnostic]:
+def _judge_order(
+    question: OrderingQuestion, values: Mapping[str, object], runs: SecondRuns | None
+) -> list[Diagnostic]:
     if question.order_by_value is None:
         return []
     placed: list[float] = []
     for step in question.steps:
         assert step.value is not None  # the loader holds order_by_value to every step's value
         parsed = parse_expression(step.value.text)
+        scope = claim_scope(step.value, values, runs)
         try:
-            placed.append(float(evaluate_number(parsed, values)))
+            placed.append(float(evaluate_number(parsed, scope)))
         except ClaimError as exc:
             message = (
                 f"value: cannot be computed: {parsed.text}: {exc}"
-                f"{_shown(describe_values(parsed, values))}"
+                f"{_shown(describe_values(parsed, scope))}"
             )
             return [_at(step.value.location, "claim-error", message + _variant(question))]
     ascending = question.order_by_value is SortOrder.ASCENDING

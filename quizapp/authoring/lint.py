@@ -27,8 +27,15 @@ from quizapp.authoring.evaluation import (
 from quizapp.authoring.item_writing import check_item_writing
 from quizapp.authoring.key_claims import KeyTally, has_ties, judge_ties, unknown_tie_names
 from quizapp.authoring.lessons import Lessons, checkable_sources, unknown_sources
+from quizapp.authoring.second_runs import (
+    lookup,
+    second_run_args,
+    second_run_problems,
+    variant_suffix,
+)
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
-from quizapp.bank.claims import check, parse_claim, unknown_name_message, unknown_names
+from quizapp.bank.claim_checks import check, claim_scope, unknown_name_message, unknown_names
+from quizapp.bank.claims import SecondRuns, parse_claim
 from quizapp.bank.variants import texts
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
@@ -146,11 +153,7 @@ def variants_to_check(question: Question, diagnostics: list[Diagnostic]) -> list
     return chosen
 
 
-def _variant(question: Question) -> str:
-    """' (with d_model=256, n_heads=4)' for a variant, '' otherwise: says which one failed."""
-    if not question.assignment:
-        return ""
-    return " (with " + ", ".join(f"{k}={v}" for k, v in question.assignment.items()) + ")"
+_variant = variant_suffix  # ' (with d_model=256, n_heads=4)': says which variant failed
 
 
 def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool:
@@ -182,6 +185,7 @@ def check_computation(question: Question, diagnostics: list[Diagnostic]) -> bool
         )
         return False
     unknown = unknown_claim_names(question, spec.values) + unknown_tie_names(question, spec.values)
+    unknown += second_run_problems(question)
     diagnostics.extend(unknown)
     return not unknown
 
@@ -194,7 +198,8 @@ class EvalCheck:
     computation several checks need runs once."""
 
     question: Question  # its compute block is what runs; named when the budget runs out
-    judge: Callable[[Question, Values], list[Diagnostic]]
+    # Given the values, and where claims find the values of their at(...) second runs.
+    judge: Callable[[Question, Values, SecondRuns], list[Diagnostic]]
 
 
 def evaluation_checks(questions: Iterable[Question]) -> list[EvalCheck]:
@@ -207,10 +212,13 @@ def evaluation_checks(questions: Iterable[Question]) -> list[EvalCheck]:
     ]
 
 
-def judge_computed_values(question: Question, values: Values) -> list[Diagnostic]:
-    """The question's claims, then its key, against the values its computation gave."""
-    found = claim_results(question, values) + dynamic_echoes(question, values)
-    found += judge_ties(question, values)
+def judge_computed_values(
+    question: Question, values: Values, runs: SecondRuns | None = None
+) -> list[Diagnostic]:
+    """The question's claims, then its key, against the values its computation gave (and
+    those of the second runs its claims read, from `runs`)."""
+    found = claim_results(question, values, runs) + dynamic_echoes(question, values, runs)
+    found += judge_ties(question, values, runs)
     if _derives_answer(question):
         found += judge_derived_answer(question, values)
     return found
@@ -238,13 +246,16 @@ def run_eval_checks(
         assert compute is not None
         try:
             outcome = runs.outcome(compute.name, compute.args)
+            if not isinstance(outcome, Exception):
+                for args in second_run_args(question):  # a failed one is the claim's error
+                    runs.outcome(compute.name, args)
         except BudgetSpent:
             first_unchecked = first_unchecked or question
             continue
         done += 1
         progress(done, total)
         if not isinstance(outcome, Exception):
-            diagnostics.extend(item.judge(question, outcome))
+            diagnostics.extend(item.judge(question, outcome, lookup(question, runs)))
             continue
         failure = (compute.location, _variant(question), run_key(compute.name, compute.args))
         if failure not in failures_reported:  # once per variant, however many checks need it
@@ -322,13 +333,16 @@ def unknown_claim_names(question: Question, values: Iterable[str]) -> list[Diagn
     return found
 
 
-def claim_results(question: Question, values: Mapping[str, object]) -> list[Diagnostic]:
-    """A located error for each claim of the question that does not hold for `values`."""
+def claim_results(
+    question: Question, values: Mapping[str, object], runs: SecondRuns | None = None
+) -> list[Diagnostic]:
+    """A located error for each claim of the question that does not hold for `values` (its
+    {placeholders} bound to the variant's values, its at(...) values found in `runs`)."""
     if question.compute is None:
         return []
     found = []
     for claim in question.compute.expect:
-        outcome = check(claim.text, values, claim.says)
+        outcome = check(claim.text, claim_scope(claim, values, runs), claim.says)
         if outcome.holds:
             continue
         shown = f" ({outcome.values})" if outcome.values else ""

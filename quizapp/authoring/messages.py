@@ -330,17 +330,18 @@ CATALOGUE: tuple[Message, ...] = (
         "unknown-placeholder",
         "error",
         "load",
-        "A text uses a `{name}` placeholder that the question's `vary:` does not list (or the "
-        "question has no `vary:` at all).",
+        "A text or a claim uses a `{name}` placeholder that the question's `vary:` does not "
+        "list (or the question has no `vary:` at all). A claim's is reported at the claim.",
         "Add the name under `vary:`, fix its spelling, or write literal braces as `{{` and `}}`.",
     ),
     Message(
         "unused-vary",
         "warning",
         "load",
-        "A name listed under `vary:` is used by no text and no compute argument, so varying it "
-        "changes nothing the student sees.",
-        'Use it as `{name}` in a text or as `"{name}"` in `compute.args`, or remove it.',
+        "A name listed under `vary:` is used by no text, no compute argument and no claim, so "
+        "varying it changes nothing the student sees.",
+        'Use it as `{name}` in a text or a claim, or as `"{name}"` in `compute.args`, or '
+        "remove it.",
     ),
     Message(
         "todo-left",

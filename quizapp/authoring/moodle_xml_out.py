@@ -32,7 +32,8 @@ A live computation cannot run in Moodle. A key written `from:` a computation is 
 (as the Anki export does) and written as a number; a question with a `compute:` gets a last
 paragraph in its general feedback naming the computation and its arguments. A key whose
 computation did not run is not written (reported). A parameterized question (`vary:`) is
-written as one fixed variant, chosen by its id, as on an Anki card.
+written as one fixed variant, chosen by its id, and a note names the variants left out (as
+GIFT does; Anki writes every variant as a note of its own).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from quizapp.authoring.anki_cards import anki_variant
+from quizapp.authoring.anki_cards import one_variant, variant_id
 from quizapp.bank.display_order import DEFAULT_EXPORT_ORDER, ExportOrder
 from quizapp.bank.model import (
     ChoiceQuestion,
@@ -257,8 +258,8 @@ def export_moodle_xml(
         _text_field(category, "info", deck.description or "")
         _sub(category, "idnumber", deck.id)
         for original in deck.questions:
-            question = anki_variant(original)
-            notes: list[str] = []
+            question, left_out = one_variant(original)
+            notes = [left_out] if left_out else []
             explanation = _explanation(question)
             try:
                 if isinstance(question, ChoiceQuestion):
@@ -266,7 +267,13 @@ def export_moodle_xml(
                 elif isinstance(question, TrueFalseQuestion):
                     _true_false(quiz, question, explanation)
                 elif isinstance(question, NumericQuestion):
-                    _numeric(quiz, question, explanation, (derived or {}).get(question.id), notes)
+                    _numeric(
+                        quiz,
+                        question,
+                        explanation,
+                        (derived or {}).get(variant_id(question)),
+                        notes,
+                    )
                 elif isinstance(question, OrderingQuestion):
                     _ordering(quiz, question, explanation)
                 else:

@@ -21,8 +21,9 @@ from quizapp.bank.model import Bank
 
 # Raised whenever the loader's rules change what the same file yields, so a bank cached under
 # older rules is loaded afresh (2: control characters and bidirectional overrides refused;
-# 3: each choice carries its location; 4: text kept in NFC, invisible characters in ids refused).
-CACHE_FORMAT = 4
+# 3: each choice carries its location; 4: text kept in NFC, invisible characters in ids refused;
+# 5: claims may read {placeholders} and at(...) second runs, and a claim carries its bindings).
+CACHE_FORMAT = 5
 
 
 def default_cache_dir() -> Path | None:

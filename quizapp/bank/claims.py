@@ -4,19 +4,26 @@ A question's `compute:` block may say what its computation shows, e.g.
 `residual_final > 1000 * plain_final`. A claim is untrusted bank text, so it is never given
 to eval, exec or compile: `ast.parse` reads it, a whitelist refuses every construct but value
 names, numbers, arithmetic, comparisons, `and`/`or`/`not` and calls to `abs`, `min` and
-`max`, and a small interpreter walks the tree with bounded sizes. Pure Python (no torch):
-the loader checks a claim's form, lint checks its names against the registry, and lint, the
-CLI and the lab panel evaluate it on a result's values.
+`max`, and a small interpreter walks the tree with bounded sizes.
+
+Two forms reach past the one result. `{seq_len}` is a placeholder of the question's `vary:`:
+it is read as a name, bound to the variant's value when the claim is evaluated (never written
+into the claim's text). `at(seq_len={seq_len} // 2).attention_flops_1_head` is a value of a
+second run of the same computation, with the named arguments replaced; its arguments are
+numbers, placeholders and arithmetic only, so they are known before anything runs.
+
+Pure Python (no torch): the loader checks a claim's form, lint checks its names against the
+registry, and lint, the CLI and the lab panel evaluate it on a result's values (second runs:
+lint alone, quizapp.authoring.second_runs).
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 import functools
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 MAX_CLAIMS = 16  # per compute block
 MAX_CLAIM_LENGTH = 300  # characters of one claim
@@ -26,6 +33,8 @@ MAX_EXPONENT = 64  # |b| in a ** b
 MAX_INT_BITS = 4096  # an integer that grows past this is refused, not computed further
 MAX_WHOLE_DIGITS = 16  # a larger integer is shown as 1.23456e+20 in a message
 FUNCTIONS = ("abs", "min", "max")
+AT = "at"  # at(arg=value, ...).value: a value of the computation run with other arguments
+MAX_CLAIM_SECOND_RUNS = 4  # at(...) values one claim reads (a question: fields.MAX_SECOND_RUNS)
 # YAML writes booleans in lower case; a claim accepts them beside Python's True and False.
 LOWERCASE_BOOLEANS = {"true": True, "false": False}
 
@@ -36,6 +45,19 @@ class ClaimError(ValueError):
     """A claim that cannot be read (at load) or evaluated (on values). One-line message."""
 
 
+class NotRunHere(ClaimError):
+    """The claim reads a second run (at(...)) where none is made: lint checks it."""
+
+
+@dataclass(frozen=True)
+class SecondRun:
+    """`at(seq_len=64).attention_flops_1_head`: one value of a second run of the computation."""
+
+    text: str  # as written, for messages
+    arguments: tuple[tuple[str, ast.expr], ...]  # (argument, its expression), as written
+    value: str
+
+
 @dataclass(frozen=True)
 class ParsedClaim:
     """A claim that passed the whitelist: its text, its tree, and the value names it uses."""
@@ -43,6 +65,8 @@ class ParsedClaim:
     text: str
     tree: ast.expr
     names: tuple[str, ...]  # in order of first use
+    placeholders: tuple[str, ...] = ()  # the {name}s of vary: it reads, in order of first use
+    second_runs: tuple[SecondRun, ...] = ()  # its at(...).value references, in order
 
 
 _COMPARE: dict[type[ast.cmpop], Callable[[object, object], bool]] = {
@@ -131,26 +155,65 @@ def _parse(text: str, *, truth: bool) -> ParsedClaim:
         raise ClaimError(f"not a valid expression: {type(exc).__name__}") from None
     root = module.body
     names: dict[str, None] = {}  # an ordered set
-    stack: list[ast.AST] = [root]
+    placeholders: dict[str, None] = {}
+    runs: list[SecondRun] = []
+    stack: list[tuple[ast.AST, bool]] = [(root, False)]  # (node, inside at()'s arguments)
     nodes = 0
     while stack:  # depth first, left to right, without recursion
-        node = stack.pop()
+        node, in_at = stack.pop()
         nodes += 1
         if nodes > MAX_NODES:
             raise ClaimError(f"the claim is too complex (more than {MAX_NODES} parts); split it")
+        if (name := placeholder_name(node)) is not None:
+            placeholders.setdefault(name, None)
+            continue
+        if isinstance(node, ast.Attribute) and not in_at:
+            runs.append(_second_run(stripped, node))
+            if len(runs) > MAX_CLAIM_SECOND_RUNS:
+                raise ClaimError(f"a claim reads at most {MAX_CLAIM_SECOND_RUNS} at(...) values")
+            stack.extend((value, True) for _, value in reversed(runs[-1].arguments))
+            continue
+        if in_at and isinstance(node, ast.Name) and node.id not in LOWERCASE_BOOLEANS:
+            raise ClaimError(
+                f"'{node.id}' in at(...): an argument there is a number, a {{placeholder}} "
+                "or arithmetic of them, not a value"
+            )
         _check_node(stripped, node, names)
         # A call's function name was checked by _check_node; only its arguments are values.
         children = node.args if isinstance(node, ast.Call) else list(ast.iter_child_nodes(node))
-        stack.extend(reversed(children))
+        stack.extend((child, in_at) for child in reversed(children))
     if truth and not (
-        isinstance(root, ast.Compare | ast.BoolOp | ast.Name)
+        isinstance(root, ast.Compare | ast.BoolOp | ast.Name | ast.Attribute)
         or (isinstance(root, ast.UnaryOp) and isinstance(root.op, ast.Not))
         or (isinstance(root, ast.Constant) and isinstance(root.value, bool))
     ):
         raise ClaimError(
             "a claim must be true or false: compare something (a > b, abs(a - b) < 1e-6)"
         )
-    return ParsedClaim(stripped, root, tuple(names))
+    return ParsedClaim(stripped, root, tuple(names), tuple(placeholders), tuple(runs))
+
+
+def placeholder_name(node: ast.AST) -> str | None:
+    """`seq_len` for `{seq_len}`, which Python reads as a set of one name; else None."""
+    if isinstance(node, ast.Set) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Name):
+        return node.elts[0].id
+    return None
+
+
+def _second_run(text: str, node: ast.Attribute) -> SecondRun:
+    call = node.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == AT):
+        raise ClaimError(
+            f"{_segment(text, node)}: attributes (a.b) are not allowed in a claim, "
+            "except a second run's value: at(seq_len=64).name"
+        )
+    written = _segment(text, call)
+    if call.args or not call.keywords or any(k.arg is None for k in call.keywords):
+        raise ClaimError(f"{written}: at() takes arguments by name, as in at(seq_len=64)")
+    arguments = tuple((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    if len({name for name, _ in arguments}) < len(arguments):
+        raise ClaimError(f"{written}: at() names an argument twice")
+    return SecondRun(_segment(text, node), arguments, node.attr)
 
 
 def _check_node(text: str, node: ast.AST, names: dict[str, None]) -> None:
@@ -170,6 +233,10 @@ def _check_node(text: str, node: ast.AST, names: dict[str, None]) -> None:
         raise ClaimError(f"{_segment(text, node)}: a claim may use numbers, not {kind}")
     if isinstance(node, ast.Call):
         func = node.func
+        if isinstance(func, ast.Name) and func.id == AT:
+            raise ClaimError(
+                f"{_segment(text, node)}: at(...) is followed by a value, at(...).name"
+            )
         if not isinstance(func, ast.Name) or func.id not in FUNCTIONS:
             raise ClaimError(
                 f"{_segment(text, func)}(...): only {', '.join(FUNCTIONS)} may be called"
@@ -216,18 +283,36 @@ def _check_node(text: str, node: ast.AST, names: dict[str, None]) -> None:
 
 # -- evaluation ----------------------------------------------------------------------------------
 
+# The values of a second run, given the arguments its at(...) replaces (already evaluated).
+# It raises ClaimError when that run failed, NotRunHere where no second run is made.
+SecondRuns = Callable[[Mapping[str, object]], Mapping[str, object]]
 
-def evaluate(parsed: ParsedClaim, values: Mapping[str, object]) -> bool:
+
+@dataclass(frozen=True)
+class Scope:
+    """What a claim is evaluated on: the result's values, the variant's placeholders, and
+    where at(...) finds the values of a second run (None: nowhere, NotRunHere)."""
+
+    values: Mapping[str, object]
+    placeholders: Mapping[str, object] = field(default_factory=dict)
+    runs: SecondRuns | None = None
+
+
+def _scope(values: Mapping[str, object] | Scope) -> Scope:
+    return values if isinstance(values, Scope) else Scope(values)
+
+
+def evaluate(parsed: ParsedClaim, values: Mapping[str, object] | Scope) -> bool:
     """Whether the claim holds for these values. Raises ClaimError when it cannot be decided."""
-    result = _eval(parsed.tree, values)
+    result = _eval(parsed.tree, _scope(values))
     if not isinstance(result, bool):
         raise ClaimError(f"the claim gives {format_number(result)}, not true or false")
     return result
 
 
-def evaluate_number(parsed: ParsedClaim, values: Mapping[str, object]) -> Number:
+def evaluate_number(parsed: ParsedClaim, values: Mapping[str, object] | Scope) -> Number:
     """The number an expression gives. Raises ClaimError when it is not a number."""
-    result = _eval(parsed.tree, values)
+    result = _eval(parsed.tree, _scope(values))
     if isinstance(result, bool):
         raise ClaimError("the expression gives true or false, not a number")
     return result
@@ -253,7 +338,36 @@ def _checked(value: Number) -> Number:
     return value
 
 
-def _eval(node: ast.expr, values: Mapping[str, object]) -> Number:
+def run_arguments(run: SecondRun, placeholders: Mapping[str, object]) -> dict[str, object]:
+    """The arguments a second run replaces, evaluated for this variant. Raises ClaimError."""
+    scope = Scope({}, placeholders)
+    return {name: _argument(value, scope) for name, value in run.arguments}
+
+
+def _argument(node: ast.expr, scope: Scope) -> object:
+    """An at() argument: a bare {placeholder} keeps its value as it is (text, too)."""
+    name = placeholder_name(node)
+    return _placeholder(name, scope) if name is not None else _eval(node, scope)
+
+
+def _placeholder(name: str, scope: Scope) -> object:
+    if name not in scope.placeholders:
+        raise ClaimError(f"{{{name}}} is not listed under the question's vary")
+    return scope.placeholders[name]
+
+
+def _second_value(node: ast.Attribute, scope: Scope) -> Number:
+    run = _second_run("", node)
+    if scope.runs is None:
+        raise NotRunHere(f"{AT}(...) reads a second run; quizapp lint checks it")
+    values = scope.runs(run_arguments(run, scope.placeholders))
+    if run.value not in values:
+        raise ClaimError(f"'{run.value}' is not a value of this result")
+    return _number(values[run.value], run.value)
+
+
+def _eval(node: ast.expr, scope: Scope) -> Number:
+    values = scope.values
     if isinstance(node, ast.Constant):
         return node.value  # checked at parse: bool, int or float
     if isinstance(node, ast.Name):
@@ -262,8 +376,12 @@ def _eval(node: ast.expr, values: Mapping[str, object]) -> Number:
         if node.id not in values:
             raise ClaimError(f"'{node.id}' is not a value of this result")
         return _number(values[node.id], node.id)
+    if (name := placeholder_name(node)) is not None:
+        return _number(_placeholder(name, scope), f"{{{name}}}")
+    if isinstance(node, ast.Attribute):
+        return _second_value(node, scope)
     if isinstance(node, ast.UnaryOp):
-        operand = _eval(node.operand, values)
+        operand = _eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
             return not _truth(operand, "not")
         if isinstance(operand, bool):
@@ -272,12 +390,12 @@ def _eval(node: ast.expr, values: Mapping[str, object]) -> Number:
     if isinstance(node, ast.BoolOp):
         is_and = isinstance(node.op, ast.And)
         for operand in node.values:
-            truth = _truth(_eval(operand, values), "and" if is_and else "or")
+            truth = _truth(_eval(operand, scope), "and" if is_and else "or")
             if truth != is_and:  # short-circuit, as Python does
                 return truth
         return is_and
     if isinstance(node, ast.BinOp):
-        left, right = _eval(node.left, values), _eval(node.right, values)
+        left, right = _eval(node.left, scope), _eval(node.right, scope)
         if isinstance(left, bool) or isinstance(right, bool):
             raise ClaimError("arithmetic applies to numbers, not to true or false")
         if isinstance(node.op, ast.Pow):
@@ -295,9 +413,9 @@ def _eval(node: ast.expr, values: Mapping[str, object]) -> Number:
         except (OverflowError, ValueError) as exc:
             raise ClaimError(f"arithmetic failed: {exc}") from None
     if isinstance(node, ast.Compare):
-        left = _eval(node.left, values)
+        left = _eval(node.left, scope)
         for op, comparator in zip(node.ops, node.comparators, strict=True):
-            right = _eval(comparator, values)
+            right = _eval(comparator, scope)
             if isinstance(op, _ORDERING) and (isinstance(left, bool) or isinstance(right, bool)):
                 raise ClaimError("< <= > >= compare numbers, not true or false")
             if not _COMPARE[type(op)](left, right):
@@ -306,7 +424,7 @@ def _eval(node: ast.expr, values: Mapping[str, object]) -> Number:
         return True
     if isinstance(node, ast.Call):
         assert isinstance(node.func, ast.Name)
-        args = [_eval(arg, values) for arg in node.args]
+        args = [_eval(arg, scope) for arg in node.args]
         if any(isinstance(a, bool) for a in args):
             raise ClaimError(f"{node.func.id}() applies to numbers, not to true or false")
         if node.func.id == "abs":
@@ -347,77 +465,23 @@ def quoted(text: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
-def describe_values(parsed: ParsedClaim, values: Mapping[str, object]) -> str:
-    """`residual_final = 1.06e+06, plain_final = 1.05`: the values a claim reads."""
-    shown = [f"{name} = {format_number(values[name])}" for name in parsed.names if name in values]
-    return ", ".join(shown)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One claim checked on one result: it holds, fails, or cannot be decided (`error`)."""
-
-    text: str
-    says: str | None
-    holds: bool | None  # None when it could not be evaluated
-    values: str  # the values it read, for the message
-    error: str | None = None
-
-    @property
-    def label(self) -> str:
-        """What the student reads: the claim in words, or the claim itself."""
-        return self.says or self.text
-
-
-def check(text: str, values: Mapping[str, object], says: str | None = None) -> Outcome:
-    """Parse and evaluate one claim on `values`; never raises."""
-    try:
-        parsed = parse_claim(text)
-    except ClaimError as exc:
-        return Outcome(text, says, None, "", str(exc))
-    shown = describe_values(parsed, values)
-    try:
-        return Outcome(parsed.text, says, evaluate(parsed, values), shown)
-    except ClaimError as exc:
-        return Outcome(parsed.text, says, None, shown, str(exc))
-
-
-def check_all(
-    claims: Iterable[tuple[str, str | None]], values: Mapping[str, object]
-) -> list[Outcome]:
-    return [check(text, values, says) for text, says in claims]
-
-
-def unknown_names(parsed: ParsedClaim, known: Iterable[str]) -> list[str]:
-    known = set(known)
-    return [name for name in parsed.names if name not in known]
-
-
-def unknown_name_message(name: str, computation: str, values: Sequence[str]) -> str:
-    """ "'plain_fnal', which is not a value of variance_drift; did you mean 'plain_final'?
-    (it gives: ...)": what a claim naming no value is told, with the closest value."""
-    close = difflib.get_close_matches(name, list(values), n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"'{name}', which is not a value of {computation}{hint} (it gives: {', '.join(values)})"
-
-
 __all__ = [
     "FUNCTIONS",
     "MAX_CLAIMS",
     "MAX_CLAIM_LENGTH",
     "MAX_SAYS_LENGTH",
     "ClaimError",
-    "Outcome",
+    "NotRunHere",
     "ParsedClaim",
-    "check",
-    "check_all",
-    "describe_values",
+    "Scope",
+    "SecondRun",
+    "SecondRuns",
     "evaluate",
     "evaluate_number",
     "format_number",
     "parse_claim",
     "parse_expression",
+    "placeholder_name",
     "quoted",
-    "unknown_name_message",
-    "unknown_names",
+    "run_arguments",
 ]

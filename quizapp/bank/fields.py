@@ -21,6 +21,9 @@ MIN_STEPS, MAX_STEPS = 2, 9
 MIN_VARY_VALUES, MAX_VARY_VALUES = 1, 20
 MAX_VARIANTS = 1000  # combinations a question may have; lint checks up to MAX_LINTED_VARIANTS
 MAX_LINTED_VARIANTS = 64
+# Distinct at(...) second runs a question's claims may ask for (each variant runs at most this
+# many more computations; claims.MAX_CLAIM_SECOND_RUNS bounds one claim).
+MAX_SECOND_RUNS = 8
 FORMAT_VERSION = 1
 
 JsonSchema = dict[str, Any]

@@ -43,6 +43,9 @@ class Claim:
     text: str  # e.g. "residual_final > 1000 * plain_final"
     location: Location
     says: str | None = None  # the claim in words, one line
+    # A variant's values of the vary: placeholders the claim may read ({seq_len}), bound as
+    # values when it is evaluated: the claim's text is never rewritten. Empty as written.
+    placeholders: tuple[tuple[str, Scalar], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,6 @@ from quizapp.bank.bounded import EXAM_WEIGHT, shown
 from quizapp.bank.diagnostics import Diagnostic
 from quizapp.bank.model import (
     ChoiceQuestion,
-    ComputeSpec,
     Deck,
     Difficulty,
     Flashcard,
@@ -201,7 +200,9 @@ class FileValidator(NodeReader):
 
         typed: dict[str, object] | None = None
         if qtype is not None:
-            typed = self.typed_fields(qtype, node, get, compute)
+            # Whether a compute block is written, not whether it read cleanly: a claim it
+            # refused is reported at the claim, and `from:` must not add that it is missing.
+            typed = self.typed_fields(qtype, node, get, get("compute") is not None)
         if self.error_count > errors_before or typed is None:
             return None
         assert qid and prompt and explanation and difficulty and tags is not None
@@ -269,7 +270,7 @@ class FileValidator(NodeReader):
         qtype: QuestionType,
         node: Node,
         get: Callable[[str], Node | None],
-        compute: ComputeSpec | None,
+        has_compute: bool,
     ) -> dict[str, object] | None:
         if qtype in (QuestionType.SINGLE_CHOICE, QuestionType.MULTIPLE_CHOICE):
             return read_choice_fields(self, qtype, node, get)
@@ -277,7 +278,7 @@ class FileValidator(NodeReader):
             return read_true_false_fields(self, node, get)
         if qtype is QuestionType.NUMERIC:
             answer = (
-                read_numeric_answer(self, get("answer"), compute)
+                read_numeric_answer(self, get("answer"), has_compute)
                 if get("answer") is not None
                 else None
             )

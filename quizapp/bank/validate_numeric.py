@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from quizapp.bank import fields as F
 from quizapp.bank.bounded import NOT_NEGATIVE
-from quizapp.bank.model import ComputeSpec, NumericAnswer, Trap
+from quizapp.bank.model import NumericAnswer, Trap
 from quizapp.bank.validate_nodes import NAME_RE, NodeReader
 from quizapp.bank.yaml12 import Node, ScalarNode
 
 
-def read_numeric_answer(
-    reader: NodeReader, node: Node, compute: ComputeSpec | None
-) -> NumericAnswer | None:
+def read_numeric_answer(reader: NodeReader, node: Node, has_compute: bool) -> NumericAnswer | None:
     if isinstance(node, ScalarNode):
         # `answer: 42` is the natural short form of `answer: {value: 42}`.
         value = reader.number(node, "answer")
@@ -39,7 +37,7 @@ def read_numeric_answer(
         )
     if "tolerance" in found and "relative_tolerance" in found:
         reader.report(node, "bad-answer", "give 'tolerance' or 'relative_tolerance', not both")
-    if "from" in found and compute is None:
+    if "from" in found and not has_compute:
         reader.report(
             found["from"][1],
             "bad-answer",

@@ -1,7 +1,8 @@
-"""A varied question's `vary:` block, and the {placeholders} its texts use."""
+"""A varied question's `vary:` block, and the {placeholders} its texts and claims use."""
 
 from __future__ import annotations
 
+import ast
 import math
 
 from quizapp.bank import fields as F
@@ -84,6 +85,10 @@ def check_placeholders(reader: NodeReader, question: Question, node: Node) -> Qu
             f"{', '.join('{' + n + '}' for n in unknown)} used but not listed under vary",
         )
         return None
+    claimed = _claim_placeholders(reader, question)
+    if claimed is None or not _second_runs_bounded(reader, question):
+        return None
+    used |= claimed
     unused = sorted(set(question.vary) - used)
     if unused:
         reader.report(
@@ -93,3 +98,48 @@ def check_placeholders(reader: NodeReader, question: Question, node: Node) -> Qu
             severity="warning",
         )
     return question
+
+
+def _claim_placeholders(reader: NodeReader, question: Question) -> set[str] | None:
+    """The {names} the claims read (each a value of the variant, bound when evaluated), or
+    None when one is not listed under vary (reported at the claim's line)."""
+    from quizapp.bank.claim_checks import question_claims
+
+    used: set[str] = set()
+    ok = True
+    for claim, parsed in question_claims(question):
+        unknown = [name for name in parsed.placeholders if name not in question.vary]
+        if unknown:
+            listed = (
+                f"which vary does not list (it lists {', '.join(question.vary)})"
+                if question.vary
+                else "but the question has no vary:"
+            )
+            reader.report_at(
+                claim.location,
+                "unknown-placeholder",
+                f"claim {claim.text!r} uses {', '.join('{' + n + '}' for n in unknown)}, {listed}",
+            )
+            ok = False
+        used.update(parsed.placeholders)
+    return used if ok else None
+
+
+def _second_runs_bounded(reader: NodeReader, question: Question) -> bool:
+    """A question's claims ask for at most MAX_SECOND_RUNS distinct at(...) runs, so a
+    variant costs lint a bounded number of computations."""
+    from quizapp.bank.claim_checks import question_claims
+
+    seen: set[str] = set()
+    for claim, parsed in question_claims(question):
+        for run in parsed.second_runs:
+            seen.add(repr([(name, ast.dump(value)) for name, value in sorted(run.arguments)]))
+        if len(seen) > F.MAX_SECOND_RUNS:
+            reader.report_at(
+                claim.location,
+                "bad-claim",
+                f"the question's claims ask for {len(seen)} different at(...) runs; "
+                f"at most {F.MAX_SECOND_RUNS}",
+            )
+            return False
+    return True

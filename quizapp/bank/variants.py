@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from quizapp.bank.model import (
     ChoiceQuestion,
+    Claim,
     ComputeSpec,
     Flashcard,
     NumericQuestion,
@@ -84,6 +85,11 @@ def compute_args(compute: ComputeSpec, assignment: Mapping[str, Scalar]) -> dict
     return args
 
 
+def bind(claim: Claim, assignment: Mapping[str, Scalar]) -> Claim:
+    """The claim with the variant's values for its {placeholders} (its text unchanged)."""
+    return replace(claim, placeholders=tuple(assignment.items()))
+
+
 def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Question:
     """The question with this assignment written in: texts, options, steps and compute args."""
     changes: dict[str, object] = {
@@ -95,21 +101,31 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
         changes["compute"] = replace(
             question.compute,
             args=compute_args(question.compute, assignment),
-            # Claims stay as written (they name values, not placeholders); their words fill in.
+            # A claim's text stays as written: its {placeholders} are bound to the variant's
+            # values when it is evaluated, never spliced into it. Its words fill in.
             expect=tuple(
-                replace(c, says=c.says and fill(c.says, assignment))
+                replace(bind(c, assignment), says=c.says and fill(c.says, assignment))
                 for c in question.compute.expect
             ),
         )
     if isinstance(question, ChoiceQuestion):
-        # A `holds:` claim stays as written, like an `expect:` claim.
         changes["choices"] = tuple(
-            replace(c, text=fill(c.text, assignment), why=c.why and fill(c.why, assignment))
+            replace(
+                c,
+                text=fill(c.text, assignment),
+                why=c.why and fill(c.why, assignment),
+                holds=c.holds and bind(c.holds, assignment),
+            )
             for c in question.choices
         )
     elif isinstance(question, OrderingQuestion):
         changes["steps"] = tuple(
-            replace(s, text=fill(s.text, assignment), why=s.why and fill(s.why, assignment))
+            replace(
+                s,
+                text=fill(s.text, assignment),
+                why=s.why and fill(s.why, assignment),
+                value=s.value and bind(s.value, assignment),
+            )
             for s in question.steps
         )
     elif isinstance(question, Flashcard):
@@ -117,6 +133,7 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
     elif isinstance(question, TrueFalseQuestion):
         changes["why_true"] = question.why_true and fill(question.why_true, assignment)
         changes["why_false"] = question.why_false and fill(question.why_false, assignment)
+        changes["holds"] = question.holds and bind(question.holds, assignment)
     elif isinstance(question, NumericQuestion):
         changes["traps"] = tuple(replace(t, why=fill(t.why, assignment)) for t in question.traps)
     return replace(question, **changes)

@@ -53,8 +53,9 @@ json   {"format": 1, "decks": [...], "questions": [...]}: the decks' metadata an
        topic, difficulty, tags, source, prompt, explanation, compute, vary, and
        choices+shuffle | answer+why_true+why_false |
        answer{value,from,tolerance,relative_tolerance,unit}+traps | steps | back.
-anki   an .apkg (needs --out): one note per question, front and back as HTML, tagged with
-       the question's tags, new cards in bank order. Decks are named quizapp::<deck id>
+anki   an .apkg (needs --out): one note per question, and per variant of a vary:
+       question (up to 64; the rest are named on stderr), front and back as HTML, tagged
+       with the question's tags, new cards in bank order. Decks are named quizapp::<deck id>
        (a retitled deck stays the same Anki deck). Deck ids, the note type and note guids
        are stable, so importing a re-export into Anki updates the notes instead of
        duplicating them. A note is dated by its bank file, not by the clock: Anki skips
@@ -63,7 +64,8 @@ anki   an .apkg (needs --out): one note per question, front and back as HTML, ta
 
 moodle-xml
        Moodle's question XML: a category per deck, ids in <idnumber>, computed keys
-       run and written as numbers; flashcards are reported, not written.
+       run and written as numbers; flashcards are reported, not written. A vary:
+       question is one variant (GIFT too); stderr names the variants left out.
 
 Questions with errors are left out and reported on stderr (exit 1).
 """

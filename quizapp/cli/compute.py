@@ -6,15 +6,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from quizapp.bank.claims import (
-    ClaimError,
-    Outcome,
-    check_all,
-    parse_claim,
-    quoted,
-    unknown_name_message,
-    unknown_names,
-)
+from quizapp.bank.claim_checks import Outcome, check_all, unknown_name_message, unknown_names
+from quizapp.bank.claims import ClaimError, parse_claim, quoted
 from quizapp.bank.literal import error_line, terminal_safe
 from quizapp.experiments.registry import COMPUTATIONS, get_spec
 from quizapp.experiments.result import Result
@@ -115,9 +108,23 @@ def check_claims_before_running(name: str, claims: Sequence[str]) -> None:
     spec = get_spec(name)
     for text in claims:
         try:
-            unknown = unknown_names(parse_claim(text), spec.values)
+            parsed = parse_claim(text)
         except ClaimError as exc:
             raise ArgumentError(f"--expect {quoted(text)}: {exc}", "expect") from None
+        unknown = unknown_names(parsed, spec.values)
+        if parsed.placeholders:  # a question's vary: binds them; here nothing does
+            shown = ", ".join("{" + p + "}" for p in parsed.placeholders)
+            raise ArgumentError(
+                f"--expect {quoted(text)}: {shown} is a placeholder of a question's vary:; "
+                "write the number here",
+                "expect",
+            )
+        if parsed.second_runs:
+            raise ArgumentError(
+                f"--expect {quoted(text)}: at(...) compares a second run, which quizapp lint "
+                "checks in a bank question; here, run the computation again with those arguments",
+                "expect",
+            )
         if unknown:
             message = unknown_name_message(unknown[0], name, spec.values)
             raise ArgumentError(f"--expect {quoted(text)} names {message}", "expect")

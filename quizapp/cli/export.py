@@ -130,6 +130,8 @@ def write_anki(args: argparse.Namespace, decks: list, out: Path) -> str:
         use_cache=not args.no_cache,
         order=export_order(args),
     )
+    for qid, note in written.left_out:  # variants past the cap, named as GIFT and Moodle do
+        print(terminal_safe(f"quizapp export: note: {qid}: {note}"), file=sys.stderr)
     summary = f"{written.notes} note(s) in {written.decks} deck(s) written to {terminal_safe(out)}"
     if written.previous is not None:
         unchanged = written.notes - written.new - written.changed

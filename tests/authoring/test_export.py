@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.authoring.anki_cards import anki_variants, variant_id
 from quizapp.authoring.csv_import import DeckInfo, render_deck
 from quizapp.authoring.export import (
     anki_deck_id,
@@ -204,7 +205,7 @@ def read_apkg(path: Path, tmp_path: Path) -> tuple[list[tuple[str, str, str]], d
     return notes, json.loads(decks)
 
 
-def test_anki_export_is_a_valid_package_with_one_note_per_question(
+def test_anki_export_is_a_valid_package_with_one_note_per_question_and_variant(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out = tmp_path / "bank.apkg"
@@ -212,12 +213,15 @@ def test_anki_export_is_a_valid_package_with_one_note_per_question(
     assert code == 0, stderr
     bank = load_bank([bundled_bank_path()])
     notes, decks = read_apkg(out, tmp_path)
-    assert len(notes) == len(bank.questions)
+    cards = {variant_id(v): q for q in bank.questions.values() for v in anki_variants(q)[0]}
+    assert len(cards) > len(bank.questions)  # the bundled bank has varied questions
+    assert len(notes) == len(cards)
     by_id = {fields.split("\x1f")[2]: (guid, tags) for guid, tags, fields in notes}
-    assert set(by_id) == set(bank.questions)
-    for qid, question in bank.questions.items():
-        guid, tags = by_id[qid]
-        assert guid == anki_guid(qid)
+    assert set(by_id) == set(cards)
+    assert len({guid for guid, _ in by_id.values()}) == len(cards)  # every guid its own
+    for note_id, question in cards.items():
+        guid, tags = by_id[note_id]
+        assert guid == anki_guid(note_id)
         assert tags.split() == list(question.tags)
     for deck in bank.decks:
         anki_deck = decks[str(anki_deck_id(deck.id))]
@@ -256,7 +260,8 @@ def test_anki_cards_escape_html_and_hide_the_order(tmp_path: Path) -> None:
     assert positions != sorted(positions), "the front must not give the order away"
     derived = next(q for q in deck.questions if q.id == "et-numeric-from")
     assert "params_single_head" in card_back(derived)  # not computed: the key is named
-    assert write_anki([deck], tmp_path / "d.apkg", evaluate=False) == len(deck.questions)
+    notes = sum(len(anki_variants(q)[0]) for q in deck.questions)
+    assert write_anki([deck], tmp_path / "d.apkg", evaluate=False) == notes
 
 
 @pytest.mark.slow

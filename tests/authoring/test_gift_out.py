@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from quizapp.authoring.anki_cards import anki_variant
+from quizapp.authoring.anki_cards import anki_variant, variant_id
 from quizapp.authoring.computation_note import computation_line
 from quizapp.authoring.gift_out import export_gift
 from quizapp.authoring.importers.common import build_deck, default_deck_info
@@ -41,11 +41,12 @@ def _deck(path: Path) -> Deck:
 
 def _fake_computed(decks: list[Deck]) -> dict[str, dict[str, object]]:
     """A value for every `from:` key, so the writer's use of computed values is checked
-    without running torch; the value differs per question so a mix-up shows."""
+    without running torch; the value differs per question so a mix-up shows. Keyed as
+    derived_values keys them: by the written variant's id."""
     values: dict[str, dict[str, object]] = {}
-    for n, question in enumerate(q for d in decks for q in d.questions):
+    for n, question in enumerate(anki_variant(q) for d in decks for q in d.questions):
         if isinstance(question, NumericQuestion) and question.answer.from_value:
-            values[question.id] = {question.answer.from_value: 1000 + n + 0.5}
+            values[variant_id(question)] = {question.answer.from_value: 1000 + n + 0.5}
     return values
 
 
@@ -108,7 +109,7 @@ def test_the_shipped_bank_round_trips_through_gift(tmp_path: Path) -> None:
     assert len(carried) > 80 and any(q.vary for q in carried) and computed
     for question in carried:
         again = back[question.id]
-        assert _back(again) == _as_gift_carries(question, computed.get(question.id))
+        assert _back(again) == _as_gift_carries(question, computed.get(variant_id(question)))
         # Tags come back, and the deck's category adds the deck id.
         assert list(again.tags) == list(dict.fromkeys([*question.tags, question.deck_id]))
     left = {d.question_id: d.reason.split(":")[0] for d in exported.left_out}

@@ -11,15 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from quizapp.bank.claim_checks import check, describe_values, unknown_names
 from quizapp.bank.claims import (
     MAX_CLAIM_LENGTH,
     ClaimError,
-    check,
-    describe_values,
     evaluate,
     format_number,
     parse_claim,
-    unknown_names,
 )
 
 VALUES = {

@@ -194,3 +194,18 @@ def test_expect_with_json_reports_each_claim(run_cli) -> None:
     assert payload["claims"] == [
         {"claim": "head_dim < 64", "holds": False, "values": "head_dim = 64", "error": None}
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "says"),
+    [
+        ("attention_flops_1_head == 4 * {seq_len} ** 2 * 512", "placeholder of a question's vary"),
+        ("attention_flops_1_head > at(seq_len=64).attention_flops_1_head", "second run"),
+    ],
+)
+def test_expect_refuses_placeholders_and_second_runs_saying_why(claim: str, says: str) -> None:
+    from quizapp.cli.compute import check_claims_before_running
+    from quizapp.experiments.spec import ArgumentError
+
+    with pytest.raises(ArgumentError, match=says):
+        check_claims_before_running("head_parallelism", [claim])

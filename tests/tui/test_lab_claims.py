@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from quizapp.bank import load_file
-from quizapp.bank.claims import Outcome
+from quizapp.bank.claim_checks import Outcome
 from quizapp.bank.model import ComputeSpec
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.claims_view import ClaimsView, changed_arguments, claim_lines
@@ -136,3 +136,21 @@ def test_an_argument_the_question_leaves_unset_is_named_as_unset_not_none() -> N
     own = {"preset": "llama2-70b", "n_kv_heads": None}
     assert changed_arguments({**own, "n_kv_heads": 1}, own) == ("n_kv_heads=1", "n_kv_heads unset")
     assert changed_arguments(own, {**own, "n_kv_heads": 4}) == ("n_kv_heads unset", "n_kv_heads=4")
+
+
+def test_the_lab_binds_a_variants_placeholders_and_leaves_second_runs_to_lint() -> None:
+    from quizapp.bank.claim_checks import check, claim_scope
+    from quizapp.bank.model import Claim, Location
+    from quizapp.bank.variants import bind
+
+    where = Location("deck.yaml", 1, 1)
+    varied = bind(Claim("flops == {seq_len} ** 2", where, "Quadratic"), {"seq_len": 8})
+    second = bind(Claim("flops == 4 * at(seq_len={seq_len} // 2).flops", where), {"seq_len": 8})
+    outcomes = [check(c.text, claim_scope(c, {"flops": 64}), c.says) for c in (varied, second)]
+    lines = claim_lines(outcomes, None).plain.splitlines()
+    assert lines[1:] == [
+        "✓ Quadratic",
+        "· flops == 4 * at(seq_len={seq_len} // 2).flops",
+        "  compares a second run of the computation: quizapp lint checks it on the question's "
+        "arguments",
+    ]

@@ -3,8 +3,10 @@
 A claim is about the question's own arguments. When the student reruns with arguments of
 their own, the claims are checked again on the new values; one that stops holding then is
 the point of the experiment, not a fault, so it is shown as expected for those arguments.
-Only a claim that fails for the question's own arguments is a real ✗. Every text here comes
-from a bank file and is shown literally (rich Text, never markup).
+Only a claim that fails for the question's own arguments is a real ✗. A claim's {placeholders}
+are the variant's values. A claim that compares a second run (`at(seq_len=64).flops`) is not
+run again here: it is marked as checked by `quizapp lint` on the question's arguments. Every
+text here comes from a bank file and is shown literally (rich Text, never markup).
 """
 
 from __future__ import annotations
@@ -14,12 +16,16 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from quizapp.bank.claims import Outcome, check_all
+from quizapp.bank.claim_checks import Outcome, check, claim_scope
 from quizapp.bank.model import Claim
 
 HOLDS = "✓"
 FAILS = "✗"
 NOT_HERE = "○"  # does not hold for the student's arguments, as expected
+BY_LINT = "·"  # reads a second run (at(...)), which the lab does not make
+BY_LINT_NOTE = (
+    "compares a second run of the computation: quizapp lint checks it on the question's arguments"
+)
 TITLE = "What the computation shows"
 MAX_SHOWN_ARG = 40
 
@@ -63,6 +69,11 @@ def claim_lines(outcomes: Sequence[Outcome], changed: tuple[str, str] | None) ->
         text.append(f"\nchecked on {this}{about}", style="dim")
     for outcome in outcomes:
         text.append("\n")
+        if outcome.elsewhere:
+            text.append(f"{BY_LINT} ", style="bold")
+            text.append(outcome.label)
+            text.append(f"\n  {BY_LINT_NOTE}", style="dim")
+            continue
         if outcome.holds:
             text.append(f"{HOLDS} ", style="bold green")
             text.append(outcome.label)
@@ -118,7 +129,7 @@ class ClaimsView(Static):
         own_args: Mapping[str, object] | None,
     ) -> None:
         """Check `claims` on a result's values; `own_args` are the question's (None: unknown)."""
-        self.outcomes = check_all(((c.text, c.says) for c in claims), values)
+        self.outcomes = [check(c.text, claim_scope(c, values), c.says) for c in claims]
         self.changed = changed_arguments(run_args, own_args)
         self.update(claim_lines(self.outcomes, self.changed) if claims else "")
         self.set_class(bool(claims), "-shown")
