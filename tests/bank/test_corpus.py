@@ -11,6 +11,8 @@ from quizapp.bank import load_bank, load_file
 from tests.conftest import CORPUS
 
 EXPECT = re.compile(rb"^# expect: (\d+):(\d+) ([a-z-]+)(?: (.*))?$", re.MULTILINE)
+# Optional: the questions that still load from the file (`nothing`: no deck at all).
+LOADS = re.compile(rb"^# loads: (.*)$", re.MULTILINE)
 BAD_FILES = sorted((CORPUS / "bad").glob("*.yaml"))
 
 
@@ -43,6 +45,11 @@ def test_bad_file_reports_exactly_its_declared_errors(path: Path) -> None:
     # A bad question never slips through: the file yields no deck, or a deck without it.
     if deck is not None:
         assert all(q.location.line not in {e.line for e in errors} for q in deck.questions)
+    if declared := LOADS.search(path.read_bytes()):
+        loads = declared.group(1).decode().split()
+        assert (deck is None) == (loads == ["nothing"])
+        if deck is not None:
+            assert [q.id for q in deck.questions] == loads
 
 
 def test_one_broken_file_never_hides_the_good_ones() -> None:
