@@ -6,7 +6,7 @@ questions still load (yaml_pieces.py); a syntax error outside the questions drop
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 import yaml
@@ -26,12 +26,25 @@ VISITS_PER_BYTE = 1
 MIN_VISIT_BUDGET = 200_000
 
 
-def load_bank(paths: Iterable[str | Path]) -> Bank:
+def load_bank(
+    paths: Iterable[str | Path],
+    computations: Collection[str] | None = None,
+    unknown_hint: Callable[[str], str] | None = None,
+) -> Bank:
+    """Every deck in `paths`. With `computations` (the registry's names: the app, a preview
+    and lint pass them), a question naming another computation is an error and is left out;
+    `unknown_hint(name)` says what the name may have meant (by default, by spelling)."""
     files, problems = discover(paths)
-    return Bank.combine(((str(path), *load_file(path)) for path in files), problems)
+    names = None if computations is None else frozenset(computations)
+    loaded = ((str(path), *load_file(path, names, unknown_hint)) for path in files)
+    return Bank.combine(loaded, problems, computations=names)
 
 
-def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
+def load_file(
+    path: str | Path,
+    computations: Collection[str] | None = None,
+    unknown_hint: Callable[[str], str] | None = None,
+) -> tuple[Deck | None, list[Diagnostic]]:
     """Load one deck file. Never raises for bad content: problems come back as diagnostics."""
     path = Path(path)
     name = str(path)
@@ -71,7 +84,7 @@ def load_file(path: str | Path) -> tuple[Deck | None, list[Diagnostic]]:
     # Without an anchor there can be no alias, so most files skip the expansion count.
     if root is not None and "&" in text and expanded_size(root, budget) > budget:
         return None, [file_problem(path, "alias-expansion", EXPANSION_MESSAGE)]
-    validator = FileValidator(name, budget, source=text)
+    validator = FileValidator(name, budget, text, computations, unknown_hint)
     try:
         deck = validator.file(root)
     except TooMuchWork as stop:

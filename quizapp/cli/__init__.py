@@ -369,7 +369,7 @@ def _checked_app_options(
     after saying in one line why they cannot be used."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.history_option import LocationProblem, history_location
-    from quizapp.cli.options import display_option_problem, no_shuffle_problem
+    from quizapp.cli.options import computation_names, display_option_problem, no_shuffle_problem
 
     _fill_app_defaults(args)
     settings = _settings_or_problem()
@@ -392,7 +392,7 @@ def _checked_app_options(
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
-    bank = load_bank_cached(paths)
+    bank = load_bank_cached(paths, computations=computation_names)
     if not bank.questions:
         for problem in bank.errors:
             print(problem.format(), file=sys.stderr)
