@@ -80,7 +80,7 @@ CATALOGUE: tuple[Message, ...] = (
         "(the deck header, a flow-style `questions: [...]`), nothing in the file loads. The "
         "message names the line to change, which is not always where the parser noticed: an "
         "over-indented first line under a key is reported itself, not the correct line after "
-        "it; a key without its `:` at its own line; an unclosed `[` or `\"` where it opens. "
+        'it; a key without its `:` at its own line; an unclosed `[` or `"` where it opens. '
         "It says what is wrong in words: a tab (`a tab character at col N: YAML indents with "
         "spaces`), a line indented out of line with its neighbours, a `: ` inside an unquoted "
         "value, text after a closing quote, an alias `*name` with no anchor, a character that "
