@@ -23,6 +23,9 @@ from quizapp.bank.fields import MAX_DECK_QUESTIONS
 from quizapp.bank.yaml12 import NULL, SEQ, compose
 from quizapp.bank.yaml_errors import Explained, explain
 
+# Past this many broken questions the file is reported as one error, as a file with too many
+# errors is: each is explained from the lines around it, and more would bury the first ones.
+MAX_BROKEN = 20
 _QUESTIONS = re.compile(r"^questions[ \t]*:[ \t]*(?:#.*)?\r?$")
 _ITEM = re.compile(r"^( *)-(?:[ \t\r]|$)")
 # Line breaks YAML counts besides "\n": with them, our line numbers and the parser's differ.
@@ -62,6 +65,8 @@ def recover(text: str, lines: list[str], error: yaml.MarkedYAMLError) -> Recover
             piece = compose("\n".join(lines[start:end]))
         except yaml.MarkedYAMLError as exc:
             broken.append((start, end, explain(exc, lines, offset=start)))
+            if len(broken) > MAX_BROKEN:
+                return None  # not a slip in a few questions: report the file's first error
             continue
         except (yaml.YAMLError, ValueError):
             return None

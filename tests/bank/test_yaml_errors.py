@@ -116,3 +116,11 @@ def test_recovering_a_large_file_costs_about_one_more_parse(tmp_path: Path) -> N
     assert ids is not None and len(ids) == count - 1 and len(errors) == 1
     # Validation dominates both; recovering adds a second parse, not one per question.
     assert recovering < 3 * clean + 0.5
+
+
+def test_a_file_broken_throughout_is_one_error_and_stays_cheap(tmp_path: Path) -> None:
+    text = HEADER + "".join(question(n, back="'open") for n in range(4000))
+    start = time.perf_counter()
+    errors, ids = errors_and_ids(tmp_path, text)
+    assert time.perf_counter() - start < 5
+    assert ids is None and len(errors) == 1
