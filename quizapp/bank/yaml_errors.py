@@ -173,6 +173,31 @@ def _by_problem(
             f"'{sign}' starts an {'alias' if sign == '*' else 'anchor'} in YAML; "
             "a value that starts with it must be in quotes",
         )
+    if "block scalar" in context:
+        sign = _line(lines, context_at[0])[context_at[1] : context_at[1] + 1] or "|"
+        return Explained(
+            context_at[0] + 1,
+            context_at[1] + 1,
+            f"'{sign}' starts a block of text on the lines below it, so nothing but a comment "
+            f"may follow it on this line; quote a value that starts with '{sign}'",
+        )
+    if "tag" in context or "directive" in context:
+        sign = "!" if "tag" in context else "%"
+        return Explained(
+            context_at[0] + 1,
+            context_at[1] + 1,
+            f"'{sign}' starts a YAML {'tag' if sign == '!' else 'directive'}; "
+            f"a value that starts with '{sign}' must be in quotes",
+        )
+    if problem == "found unexpected ':'":
+        return Explained(
+            row + 1,
+            col + 1,
+            "a ':' with no space after it inside [ ] or { }; write 'key: value' with a space, "
+            "or quote the value",
+        )
+    if problem == "did not find expected <document start>":
+        return _misplaced(lines, row, col)
     if problem == "mapping values are not allowed in this context":
         return _colon(lines, row, col)
     if problem in ("did not find expected key", "did not find expected '-' indicator"):
@@ -372,6 +397,14 @@ def _mid_line(lines: list[str], row: int, col: int) -> Explained:
             row + 1,
             col + 1,
             "text after the closing quote; put the whole value inside the quotes",
+        )
+    if before.endswith(("]", "}")) and here not in ("", "#"):
+        closer = before[-1]
+        return Explained(
+            row + 1,
+            col + 1,
+            f"text after the '{closer}' that closes the {'list' if closer == ']' else 'mapping'}"
+            f"; move the '{closer}' after it, or remove what follows",
         )
     if here in ("]", "}"):
         return Explained(row + 1, col + 1, f"a '{here}' that closes nothing")
