@@ -15,7 +15,10 @@ COMPUTE_MESSAGES: tuple[Message, ...] = (
         "error",
         "lint",
         "`compute.name` is not a computation in the registry. The message suggests the "
-        "closest name.",
+        "closest name. The question is left out: `quizapp lint` does not count it as loaded, "
+        "and the app and `quizapp preview` do not show it (a preview says why in its "
+        "Bank problems notice), since its computation would fail in the lab after the "
+        "student answered.",
         "Use a name from the Computations section below (or `quizapp compute --list`).",
         example=(
             "  - id: q-unknown-computation\n    type: flashcard\n"

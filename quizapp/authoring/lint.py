@@ -37,7 +37,8 @@ from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, 
 from quizapp.bank.claim_checks import check, claim_scope, unknown_name_message, unknown_names
 from quizapp.bank.claims import SecondRuns, parse_claim
 from quizapp.bank.variants import texts
-from quizapp.experiments.registry import get_spec
+from quizapp.experiments.discover import unknown_name_hint
+from quizapp.experiments.registry import COMPUTATIONS, REGISTRY, get_spec
 from quizapp.experiments.spec import ArgumentError
 
 
@@ -78,7 +79,9 @@ def lint(
     `use_cache`, results stored by earlier runs are reused and new ones stored (the user's
     cache folder; QUIZAPP_NO_CACHE turns it off). Sources are checked against `lessons`;
     without them that check is skipped, and the report's notes say so once."""
-    bank = load_bank(paths)
+    # Held to the registry as the app holds it: a question whose computation does not exist
+    # is an error and is not counted as loaded.
+    bank = load_bank(paths, REGISTRY, _registry_hint)
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
     for question in bank.questions.values():
@@ -122,6 +125,12 @@ def lint(
     diagnostics.sort(key=lambda d: (d.path, d.line, d.column))
     keys = KeyTally.of(bank.questions.values())
     return LintReport(bank=bank, diagnostics=diagnostics, notes=tuple(notes), keys=keys)
+
+
+def _registry_hint(name: str) -> str:
+    """What an unknown computation name may have meant: by spelling and by what it computes."""
+    hint = unknown_name_hint(name, COMPUTATIONS).strip().removeprefix(";").strip()
+    return hint.removeprefix("(").removesuffix(")")
 
 
 def _at(location: Location, code: str, message: str, severity: str = "error") -> Diagnostic:

@@ -75,11 +75,22 @@ CATALOGUE: tuple[Message, ...] = (
         "yaml-syntax",
         "error",
         "load",
-        "The file is not valid YAML, so nothing in it loads. Common causes: a tab used for "
-        'indentation, an unclosed `[` or `"`, a `: ` inside an unquoted value, or several '
-        "documents separated by `---` (a deck file holds exactly one).",
-        "Go to the line and column given. Quote values that contain `: ` or start with a "
-        "special character (`*`, `&`, `!`, `[`, `{`, `>`, `|`, `@`, `` ` ``); indent with spaces.",
+        "The file is not valid YAML. When the mistake is inside one question of the "
+        "`questions:` list, that question is left out and the others load; anywhere else "
+        "(the deck header, a flow-style `questions: [...]`), nothing in the file loads. The "
+        "message names the line to change, which is not always where the parser noticed: an "
+        "over-indented first line under a key is reported itself, not the correct line after "
+        'it; a key without its `:` at its own line; an unclosed `[` or `"` where it opens. '
+        "It says what is wrong in words: a tab (`a tab character at col N: YAML indents with "
+        "spaces`), a line indented out of line with its neighbours, a `: ` inside an unquoted "
+        "value, text after a closing quote, an alias `*name` with no anchor, a character that "
+        "cannot start a value (`@`, `` ` ``, `%`), an unknown escape in double quotes, a "
+        "list item where a key belongs, or several documents separated by `---` (a deck file "
+        "holds exactly one).",
+        "Go to the line and column given and do what the message says. Quote values that "
+        "contain `: ` or start with a special character (`*`, `&`, `!`, `[`, `{`, `>`, `|`, "
+        "`@`, `` ` ``); indent with spaces, two per level, the keys of one mapping in one "
+        "column.",
         corpus="syntax_error.yaml",
     ),
     Message(
@@ -207,8 +218,11 @@ CATALOGUE: tuple[Message, ...] = (
         "A key that the format does not have at this place: a typo (the message suggests the "
         "closest key), a key of another question type (`choices` on a flashcard), or a key "
         "at the wrong level.",
-        "Use the suggested key, or move the key where it belongs; the field tables in this "
-        "guide list every key by place.",
+        "Use the suggested key, or move the key where the message says it belongs (a known "
+        "key at the wrong level is named with its place: `expect` or `args` directly under "
+        "a question belongs under its `compute:`, `title` or `exam_weight` under `deck:`, "
+        "`correct` in an option of `choices:`); the field tables in this guide list every "
+        "key by place.",
         corpus="unknown_key.yaml",
     ),
     Message(

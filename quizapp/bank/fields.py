@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,3 +276,24 @@ def all_question_fields() -> dict[str, Field]:
 
 
 ALL_QUESTION_FIELDS = all_question_fields()
+
+
+# Where each table's keys are written, in the words an unknown-key message uses. A key known
+# at another place than where it is written gets that place named (`expect` under a question:
+# "it belongs under 'compute:'"), so a key at the wrong level reads as what it is.
+PLACES: tuple[tuple[dict[str, Field], str], ...] = (
+    (FILE_FIELDS, "at the top of the file"),
+    (DECK_FIELDS, "under 'deck:'"),
+    (ALL_QUESTION_FIELDS, "in a question (an item of 'questions:')"),
+    (COMPUTE_FIELDS, "under the question's 'compute:'"),
+    (CHOICE_FIELDS, "in an option (an item of 'choices:')"),
+    (STEP_FIELDS, "in a step (an item of 'steps:')"),
+    (NUMERIC_ANSWER_FIELDS, "under a numeric question's 'answer:'"),
+    (TRAP_FIELDS, "in a trap (an item of 'traps:')"),
+    (CLAIM_FIELDS, "in an item of 'expect:' written as a mapping"),
+)
+
+
+def places_of(key: str, here: Mapping[str, Field]) -> list[str]:
+    """The places other than `here` (one of the tables above) where `key` is a key."""
+    return [where for table, where in PLACES if table is not here and key in table]

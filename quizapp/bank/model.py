@@ -185,6 +185,9 @@ class Bank:
     decks: list[Deck] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    # The computation names its questions were held to (None: not checked), so a file
+    # loaded again (live reload) is held to the same ones.
+    computations: frozenset[str] | None = None
 
     @property
     def questions(self) -> dict[str, Question]:
@@ -206,13 +209,14 @@ class Bank:
         cls,
         files: Iterable[tuple[str, Deck | None, list[Diagnostic]]],
         problems: Iterable[Diagnostic] = (),
+        computations: frozenset[str] | None = None,
     ) -> Bank:
         """One bank from each file's deck (None for a file that did not load) and diagnostics.
 
         Ids are unique across the whole bank: a deck or question whose id an earlier file
         already used is left out and reported where it stands.
         """
-        bank = cls(diagnostics=list(problems))
+        bank = cls(diagnostics=list(problems), computations=computations)
         seen_questions: dict[str, Question] = {}
         seen_decks: dict[str, Deck] = {}
         for path, deck, diagnostics in files:

@@ -12,7 +12,8 @@ validate_compute.py (its claims, expect.py) and a vary block validate_vary.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from quizapp.bank import fields as F
@@ -51,7 +52,24 @@ __all__ = ["EXPANSION_MESSAGE", "MAX_ERRORS_PER_FILE", "FileValidator", "TooMuch
 
 
 class FileValidator(NodeReader):
-    """Validates one parsed file. Diagnostics accumulate in `self.diagnostics`."""
+    """Validates one parsed file. Diagnostics accumulate in `self.diagnostics`.
+
+    With `computations` (the registry's names, which the bank may not import), a question
+    whose `compute.name` is none of them is an error and is left out: the app could show it,
+    but its computation would fail in the lab after the student answered.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        visit_budget: int,
+        source: str = "",
+        computations: Collection[str] | None = None,
+        unknown_hint: Callable[[str], str] | None = None,
+    ) -> None:
+        super().__init__(path, visit_budget, source)
+        self.computations = computations
+        self.unknown_hint = unknown_hint  # the registry's suggestions; else by spelling
 
     def file(self, root: Node | None) -> Deck | None:
         if root is None:
@@ -189,6 +207,9 @@ class FileValidator(NodeReader):
             if (entry := found.get(key))
         }
         compute = read_compute(self, get("compute")) if get("compute") is not None else None
+        known = self.computations
+        if compute is not None and known is not None and compute.name not in known:
+            self.report_at(compute.location, "unknown-computation", self._unknown(compute.name))
         vary = read_vary(self, get("vary")) if get("vary") is not None else {}
         if get("compute") is None:
             self.report(
@@ -234,6 +255,14 @@ class FileValidator(NodeReader):
         if not check_ties_have_compute(self, question, get("compute") is not None):
             return None
         return check_placeholders(self, question, node)
+
+    def _unknown(self, name: str) -> str:
+        if self.unknown_hint is not None:
+            hint = self.unknown_hint(name)
+        else:
+            close = difflib.get_close_matches(name, sorted(self.computations or ()), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "see 'quizapp compute --list'"
+        return f"unknown computation '{name}' ({hint}); the question is left out"
 
     def tags(self, node: Node) -> tuple[str, ...] | None:
         items = self.sequence(node, "tags")

@@ -184,6 +184,11 @@ class NodeReader:
     ) -> str:
         if elsewhere and key in elsewhere:
             return f"'{key}' does not belong in {what}: {elsewhere[key]}"
+        places = F.places_of(key, allowed)
+        if places:
+            # A real key at the wrong level, most often from an indent too deep or too shallow.
+            belongs = " or ".join([", ".join(places[:-1]), places[-1]] if places[1:] else places)
+            return f"'{key}' does not belong in {what}: it belongs {belongs}"
         message = f"unknown key '{shown_visibly(key)}' in {what}"
         close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
         if close:

@@ -369,7 +369,7 @@ def _checked_app_options(
     after saying in one line why they cannot be used."""
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.history_option import LocationProblem, history_location
-    from quizapp.cli.options import display_option_problem, no_shuffle_problem
+    from quizapp.cli.options import computation_names, display_option_problem, no_shuffle_problem
 
     _fill_app_defaults(args)
     settings = _settings_or_problem()
@@ -392,7 +392,7 @@ def _checked_app_options(
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _usage_error("--no-default-bank needs at least one --bank PATH")
-    bank = load_bank_cached(paths)
+    bank = load_bank_cached(paths, computations=computation_names)
     if not bank.questions:
         for problem in bank.errors:
             print(problem.format(), file=sys.stderr)
@@ -404,6 +404,7 @@ def _checked_app_options(
 def _stats(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.history_option import LocationProblem, history_location
+    from quizapp.cli.options import computation_names
     from quizapp.cli.stats import run_stats
 
     _fill_app_defaults(args)
@@ -417,7 +418,7 @@ def _stats(args: argparse.Namespace) -> int:
         print(error_line("quizapp stats", exc), file=sys.stderr)
         return exc.status
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
-    bank = load_bank_cached(paths)
+    bank = load_bank_cached(paths, computations=computation_names)
     return run_stats(db, bank, args.json, None, days=args.days)
 
 
@@ -425,6 +426,7 @@ def _forecast(args: argparse.Namespace) -> int:
     from quizapp.bank import bundled_bank_path, load_bank_cached
     from quizapp.cli.forecast import run_forecast
     from quizapp.cli.history_option import LocationProblem, history_location
+    from quizapp.cli.options import computation_names
 
     _fill_app_defaults(args)
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
@@ -436,7 +438,7 @@ def _forecast(args: argparse.Namespace) -> int:
     except LocationProblem as exc:
         print(error_line("quizapp forecast", exc), file=sys.stderr)
         return exc.status
-    bank = load_bank_cached(paths)
+    bank = load_bank_cached(paths, computations=computation_names)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
     return run_forecast(args, bank, db)

@@ -114,6 +114,7 @@ def run_class_report(args: argparse.Namespace) -> int:
         postgres_url_problem,
         sqlite_path,
     )
+    from quizapp.cli.options import computation_names
     from quizapp.srs.config import ConfigError, load_settings
     from quizapp.srs.memory.scheduling import utc_now
     from quizapp.srs.store.history import is_postgres_url, redacted
@@ -140,7 +141,8 @@ def run_class_report(args: argparse.Namespace) -> int:
     paths = ([] if args.no_default_bank else [bundled_bank_path()]) + list(args.bank)
     if not paths:
         return _fail("--no-default-bank needs at least one --bank PATH", 2)
-    bank = load_bank_cached(paths)
+    # Held to the registry as the app is: the same cached bank, and the questions it serves.
+    bank = load_bank_cached(paths, computations=computation_names)
     for problem in bank.errors:
         print(problem.format(), file=sys.stderr)
     if not bank.questions:

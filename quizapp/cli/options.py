@@ -19,6 +19,14 @@ _ALWAYS_SHUFFLED = {
 }
 
 
+def computation_names() -> frozenset[str]:
+    """The registry's computation names: a bank the app serves from is held to them, so a
+    question whose computation cannot run is reported and left out, not shown."""
+    from quizapp.experiments.registry import REGISTRY
+
+    return frozenset(REGISTRY)
+
+
 def display_option_problem(device: str, theme: str | None) -> str | None:
     """Why --device or --theme cannot be used, or None. Checked before any screen is drawn."""
     if device not in DEVICES:

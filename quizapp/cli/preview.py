@@ -87,7 +87,7 @@ def run_preview(args: argparse.Namespace) -> int:
 def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
     """The bank and options to open the app with, or an exit code once the problem is printed."""
     from quizapp.bank import bundled_bank_path, load_bank
-    from quizapp.cli.options import display_option_problem
+    from quizapp.cli.options import computation_names, display_option_problem
     from quizapp.tui.components.reload import looks_like_file, preview_questions, problems_in
 
     bank_args = list(getattr(args, "bank", None) or [])
@@ -109,7 +109,8 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
     if ids and not paths:
         return _error("--no-default-bank needs at least one --bank PATH to look ids up in", 2)
     # Not the bank cache: it holds one bank, the app's own, and a preview would evict it.
-    bank = load_bank(paths)
+    # Held to the registry: a question whose computation cannot run is reported, not shown.
+    bank = load_bank(paths, computation_names())
 
     unknown = [t for t in ids if t not in bank.questions]
     if unknown:

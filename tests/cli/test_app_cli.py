@@ -28,7 +28,7 @@ def test_a_bank_with_nothing_loadable_says_where_and_exits_1(run_cli, tmp_path: 
     broken.write_text("deck: [unclosed\n")
     result = run_cli("--no-default-bank", "--bank", str(broken))
     assert result.returncode == 1
-    assert f"{broken}:2:1: error: YAML syntax" in result.stderr
+    assert f"{broken}:1:7: error: YAML syntax" in result.stderr  # where the [ opens
     assert "no questions loaded" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -29,7 +29,7 @@ def test_a_broken_file_exits_1_with_the_located_error(run_cli, tmp_path: Path) -
     result = run_cli("preview", str(broken))
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert lines[0].startswith(f"{broken}:2:1: error: YAML syntax")
+    assert lines[0].startswith(f"{broken}:1:7: error: YAML syntax")  # where the [ opens
     assert lines[-1] == f"quizapp preview: error: no questions loaded from {broken}"
     assert "Traceback" not in result.stderr
 

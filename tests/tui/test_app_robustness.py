@@ -46,7 +46,7 @@ def test_broken_bank_files_still_open_the_app_and_say_where(tmp_path: Path) -> N
     async def scenario(pilot) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.is_mounted)
         problems = text_of(app.screen.query_one("#problems"))
-        assert "broken.yaml:2:1: error: YAML syntax" in problems
+        assert "broken.yaml:1:7: error: YAML syntax" in problems  # where the { opens
         assert app.screen.query_one("#decks").row_count == 2  # the good deck and "All decks"
 
     drive(app, scenario)

@@ -137,7 +137,7 @@ def test_a_broken_save_keeps_the_last_good_deck_and_says_where_then_clears(
         # A typo on line 4: an unclosed flow sequence.
         save(deck, good.replace("title: Alpha", "title: [Alpha"))
         await wait_for(pilot, lambda: problems(app) != "")
-        assert f"{deck}:5:" in problems(app)  # where the parser noticed it
+        assert f"{deck}:4:" in problems(app)  # the line with the unclosed [
         assert "YAML syntax" in problems(app)
         assert question_counts(app)["alpha"] == "2"  # the last good version, still in use
         assert set(app.bank.questions) == {"a-1", "a-2"}
@@ -146,7 +146,7 @@ def test_a_broken_save_keeps_the_last_good_deck_and_says_where_then_clears(
         )
         shown = "\n".join(notifications(app))
         # A toast is narrow: the path may lose its start (…), never the file, line and column.
-        assert f"/{deck.name}:5:" in shown and "The last good version stays in use." in shown
+        assert f"/{deck.name}:4:" in shown and "The last good version stays in use." in shown
         # The fix: the problems go, the new version comes in.
         save(deck, deck_text("alpha", ["a-1", "a-2", "a-3"]))
         await wait_for(pilot, lambda: problems(app) == "")

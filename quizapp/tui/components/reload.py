@@ -98,7 +98,7 @@ class BankWatcher:
             # each file's own deck.
             for path in order:
                 if path in self._files and path not in changed:
-                    deck, diagnostics = _load(path)
+                    deck, diagnostics = _load(path, self.bank.computations)
                     self._files[path] = _File(stamps[path], deck, tuple(diagnostics))
             self._baseline = True
 
@@ -107,7 +107,7 @@ class BankWatcher:
         kept: list[str] = []
         for path in changed:
             before = self._files.get(path)
-            deck, diagnostics = _load(path)
+            deck, diagnostics = _load(path, self.bank.computations)
             now = _File(stamps[path], deck, tuple(diagnostics))
             if any(d.severity == "error" for d in diagnostics) and before and before.deck:
                 now.deck = before.deck  # a bad save: the last good version stays in use
@@ -138,13 +138,14 @@ class BankWatcher:
             (str(path), self._files[path].deck, self._files[path].diagnostics)
             for path in self._order
         )
-        return Bank.combine(entries, self._problems)
+        return Bank.combine(entries, self._problems, self.bank.computations)
 
 
-def _load(path: Path) -> tuple[Deck | None, list[Diagnostic]]:
+def _load(path: Path, computations: frozenset[str] | None) -> tuple[Deck | None, list[Diagnostic]]:
     from quizapp.bank.loader import load_file  # the YAML machinery, only once a file changes
 
-    return load_file(path)
+    # Held to the computation names the starting bank was (the app's and a preview's are).
+    return load_file(path, computations)
 
 
 # The text width of a toast (60 wide, app.tcss lets it be so at 80 columns, less its padding).
