@@ -15,13 +15,21 @@ from quizapp.bank.session import QuizSession, SessionOptions
 from quizapp.cli.preview import add_preview_command, plan_preview
 from quizapp.tui.app import QuizApp
 from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.screens.help import HelpScreen
 from quizapp.tui.screens.home import HomeScreen
 from quizapp.tui.screens.preview import PreviewScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.conftest import CORPUS
 from tests.tui.screen_text import screen_lines
 from tests.tui.test_reload import HEADER, deck_text, save
-from tests.tui.test_sessions import answer_current, drive, ready_for_an_answer, text_of, wait_for
+from tests.tui.test_sessions import (
+    answer_current,
+    drive,
+    help_as_drawn,
+    ready_for_an_answer,
+    text_of,
+    wait_for,
+)
 from tests.tui.toasts import said
 
 
@@ -152,6 +160,10 @@ def test_v_steps_through_the_variants_from_the_one_asked_for(tmp_path: Path) -> 
         await pilot.press("v", "v")  # the last, then round to the first
         await wait_for(pilot, lambda: note(screen).startswith("variant 1 of 6: d_model=256,"))
         await wait_for(pilot, lambda: "d_model = 256 and 4 heads" in drawn(app))
+        await pilot.press("question_mark")  # ? says what the footer's short words mean
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: "Previewing" in drawn(app))
+        assert "the next variant of a vary: question" in help_as_drawn(app)
 
     drive(app, scenario)
 
@@ -162,7 +174,7 @@ def test_o_shows_the_files_order_and_back(tmp_path: Path) -> None:
     async def scenario(pilot: Pilot) -> None:
         screen = await quiz_screen(pilot)
         student = screen.session.display_orders["v-width"]
-        assert "options shuffled as a student sees them" in note(screen)
+        assert "options shuffled as for a student" in note(screen)
         await pilot.press("o")
         await wait_for(pilot, lambda: "options in file order" in note(screen))
         assert screen.session.display_orders["v-width"] == (0, 1, 2, 3)

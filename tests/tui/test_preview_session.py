@@ -139,7 +139,7 @@ def test_the_order_toggles_between_a_students_and_the_files() -> None:
             break
     assert shuffled
     multi = bank.questions["t-multi"]
-    assert order_label(session, multi) == "options shuffled as a student sees them"
+    assert order_label(session, multi) == "options shuffled as for a student"
     toggle_order(session)
     assert session.display_orders["t-multi"] == tuple(range(len(multi.choices)))
     assert order_label(session, multi) == "options in file order"

@@ -148,7 +148,7 @@ def order_label(session: QuizSession, question: Question) -> str | None:
     if not question.shuffle:
         return "options in file order (shuffle: false)"
     if session.shuffle_options:
-        return "options shuffled as a student sees them"
+        return "options shuffled as for a student"
     return "options in file order"
 
 

@@ -1,7 +1,7 @@
-"""`quizapp preview`: the quiz screen with an author's keys. v steps a `vary:` question through
-its variants, o shows the options in the file's order and back, and ctrl+r (the app's key)
-puts the saved files' version of every question into the session, staying on the question
-on screen. What each does to the session is quizapp/tui/components/preview_session.py.
+"""`quizapp preview`: the quiz screen with an author's keys. While a question is asked, v steps
+a `vary:` question through its variants and o shows the options in the file's order and back;
+ctrl+r (the app's key) puts the saved files' version of every question into the session,
+staying on the question on screen. What each does to the session is quizapp/tui/components/preview_session.py.
 """
 
 from __future__ import annotations
@@ -26,26 +26,31 @@ from quizapp.tui.components.preview_session import (
 from quizapp.tui.screens.quiz import QuizScreen
 from quizapp.tui.text.literal import literal
 
+ASKING = ("asking", "revealed")  # the states v and o are offered in: a question not answered
+
 
 class PreviewScreen(QuizScreen):
+    DEFAULT_CSS = """
+    PreviewScreen #preview-note { color: $text-muted; text-style: italic; margin: 0 0 0 1; width: 1fr; }
+    """
+    # In `?` above the footer's short words (quizapp/tui/screens/help.py).
+    HELP_SECTION = (
+        "Previewing",
+        [
+            ("v", "the next variant of a vary: question (the line under its topic says which)"),
+            ("o", "the options in the file's order, and back to a student's shuffled order"),
+            ("ctrl+r", "after a save: every question as the file now writes it, on this one"),
+        ],
+    )
     BINDINGS = [
-        Binding("v", "next_variant", "Next variant"),
-        Binding("o", "toggle_order", "Option order"),
+        Binding("v", "next_variant", "Variant"),
+        Binding("o", "toggle_order", "Order"),
     ]
 
     def __init__(self, session: QuizSession, lab: LabService, bases: Iterable[Question]) -> None:
         super().__init__(session, lab)
         # Each question as its file writes it: the variants are found and stepped from these.
         self.bases = {q.id: q for q in bases}
-
-    @property
-    def shown_question(self) -> Question | None:
-        """The question on screen: while its feedback shows, the session has moved past it."""
-        if self.state == "answered" and self.session.actions:
-            if self.session.last_action == "answer":
-                return self.session.attempts[-1].question
-            return self.session.skipped[-1]
-        return self.question
 
     def heading(self, question: Question) -> list[Widget]:
         base = self.bases.get(question.id)
@@ -66,19 +71,22 @@ class PreviewScreen(QuizScreen):
         if self.state == "answered" and self.session.actions:
             self.session.undo()
 
-    async def action_next_variant(self) -> None:
-        shown = self.shown_question
+    def _base_of_varied(self) -> Question | None:
+        """The file's version of the question being asked, if it varies."""
+        shown = self.question if self.state in ASKING else None
         base = self.bases.get(shown.id) if shown is not None else None
-        if shown is None or base is None or not base.vary:
+        return base if base is not None and base.vary else None
+
+    async def action_next_variant(self) -> None:
+        base = self._base_of_varied()
+        if base is None or self.question is None:
             return
-        self._ask_again()
-        replace_current(self.session, next_variant(base, shown))
+        replace_current(self.session, next_variant(base, self.question))
         await self.show_question()
 
     async def action_toggle_order(self) -> None:
-        if not self._order_can_change(self.shown_question):
+        if self.state not in ASKING or not self._order_can_change(self.question):
             return
-        self._ask_again()
         toggle_order(self.session)
         await self.show_question()
 
@@ -96,9 +104,12 @@ class PreviewScreen(QuizScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_variant":
-            shown = self.shown_question
-            base = self.bases.get(shown.id) if shown is not None else None
-            return base is not None and bool(base.vary) and self.state != "awaiting-key"
+            return self._base_of_varied() is not None
         if action == "toggle_order":
-            return self._order_can_change(self.shown_question) and self.state != "awaiting-key"
-        return super().check_action(action, parameters)
+            return self.state in ASKING and self._order_can_change(self.question)
+        allowed = super().check_action(action, parameters)
+        if action == "space" and not allowed:
+            # Hidden rather than dimmed: the footer has no room at 80 columns for it beside
+            # the preview's own keys, and Space is the answer's own key while one is asked.
+            return False
+        return allowed
