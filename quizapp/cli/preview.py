@@ -78,7 +78,7 @@ def add_preview_command(
         metavar="N",
         help="start each vary: question on its variant N (from 1, in the order quizapp lint "
         "checks them: the last name listed under vary: changes fastest); without it, one is "
-        "drawn as for a student. N must be at most the fewest variants a previewed question has",
+        "drawn as for a student. N must be at most the fewest variants a previewed question has.",
     )
     return preview
 
