@@ -1,8 +1,10 @@
 """`quizapp new`: a commented template question, printed or appended to a deck file.
 
-The template is a valid question of the asked type (it loads and lints clean apart from the
-`no-compute` warning: its `compute:` block, claims included, is a commented example), with an id unique across
-the deck file and the bank it joins: `<deck topic>-new-<type>-<N>`.
+The template is a valid question of the asked type, with a live `compute:` block (a real
+computation, its arguments and an `expect:` claim that holds). It loads and lints clean apart
+from `todo-left`: each TODO marks a text the author must write, and once those are written
+`quizapp lint --strict` finds nothing (tests/authoring/test_new.py fills them and checks). Its
+id is unique across the deck file and the bank it joins: `<deck topic>-new-<type>-<N>`.
 
 Appending never corrupts the file: the new text goes to a temporary file beside it, which is
 loaded with quizapp's own loader and must give the same deck, the same questions and the same
@@ -50,12 +52,12 @@ _HEAD = """\
 _TAIL = """\
   explanation: |
     TODO: the reasoning behind the answer, not just the key.
-  # compute:  # the live computation behind the explanation (see `quizapp compute --list`)
-  #   name: mha_params
-  #   args: {d_model: 512, n_heads: 8}
-  #   expect:  # claims over its values that must hold; `quizapp lint` checks them
-  #     - claim: params_single_head == params_multi_head
-  #       says: One wide head and eight narrow heads have the same parameter count
+  compute:  # the live computation behind the explanation: `quizapp compute --list` for yours
+    name: mha_params  # an example that runs: name yours, with its arguments
+    args: {d_model: 512, n_heads: 8}
+    expect:  # claims over its values that must hold: `quizapp lint` runs it to check them
+      - claim: params_single_head == params_multi_head
+        says: "TODO: what the claim shows the student, in words (write your own claim)."
 """
 
 _BODIES: dict[QuestionType, str] = {
@@ -93,9 +95,9 @@ _BODIES: dict[QuestionType, str] = {
     QuestionType.NUMERIC: """\
   prompt: "TODO: the question; say which unit the answer is in."
   answer:
-    value: 0  # TODO: the key, or `from: <value>` to take it from the computation below
+    from: params_multi_head  # the key, from the computation below; or `value: 1048576`
     tolerance: 0  # absolute; or `relative_tolerance: 0.01`; with neither, exact
-    # unit: parameters
+    unit: parameters
   # traps:  # common wrong answers and the mistake behind each
   #   - value: 131072
   #     why: "TODO: the mistake that gives this number."

@@ -35,6 +35,10 @@ points to is edited, the link stays); a FIFO, device or folder is refused. The i
 `<deck topic>-new-<type>-<N>` unless --id is given, is unique across FILE, the bundled bank
 and any --bank paths. A FILE that does not exist yet is started: a `deck:` header named
 after the file (edit its title and weight), then the question.
+
+The template has a live compute block: a computation that runs, with an expect: claim that
+holds. Replace its example computation and claim with yours, and write every TODO: then
+`quizapp lint --strict` passes with no error and no warning.
 """
 
 _EXPORT_EPILOG = """\

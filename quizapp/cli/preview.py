@@ -3,7 +3,8 @@
 Ids are looked up across the bank (the bundled one and --bank paths); files and folders are
 loaded as they are. The session keeps the given order (the options shuffled as a student
 sees them, unless --no-shuffle), is never recorded in the review history, and the files stay
-watched: save one and ctrl+r shows the new version.
+watched: save one and ctrl+r puts the new version of every question into the session.
+`--variant N` starts each `vary:` question on its variant N; v steps through them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 from quizapp.cli.options import NO_SHUFFLE_HELP
 
 if TYPE_CHECKING:
-    from quizapp.bank import Bank
+    from quizapp.bank import Bank, Question
     from quizapp.tui.app import AppOptions
     from quizapp.tui.components.reload import PreviewTarget
 
@@ -38,9 +39,10 @@ def add_preview_command(
         help="try out chosen questions or bank files, with live reload",
         description="Open the app on just these questions, in this order, with their feedback "
         "and computations; nothing is recorded. Their options are shuffled as a student sees "
-        "them (--no-shuffle: as the file writes them). An ID is looked up across the bank (bundled "
-        "and --bank); a FILE or folder is loaded as it is. The files are watched: save one "
-        "and press ctrl+r to see the new version.",
+        "them (--no-shuffle: as the file writes them; o switches on screen). An ID is looked up "
+        "across the bank (bundled and --bank); a FILE or folder is loaded as it is. The files "
+        "are watched: save one and press ctrl+r to see the new version of every question, "
+        "staying on the one on screen. v shows a vary: question's next variant.",
     )
     preview.add_argument(
         "targets",
@@ -69,6 +71,14 @@ def add_preview_command(
     preview.add_argument("--theme", metavar="NAME", default=suppress, help="a Textual theme")
     preview.add_argument(
         "--no-shuffle", action="store_true", default=suppress, help=NO_SHUFFLE_HELP
+    )
+    preview.add_argument(
+        "--variant",
+        type=int,
+        metavar="N",
+        help="start each vary: question on its variant N (from 1, in the order quizapp lint "
+        "checks them: the last name listed under vary: changes fastest); without it, one is "
+        "drawn as for a student. N must be at most the fewest variants a previewed question has.",
     )
     return preview
 
@@ -129,6 +139,12 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
             _error(f"no questions loaded from {file}", 1)
         return 1
 
+    variant = getattr(args, "variant", None)
+    if variant is not None:
+        problem = variant_problem(variant, preview_questions(bank, targets)[0])
+        if problem:
+            return _error(problem, 2)
+
     from quizapp.tui.app import AppOptions
 
     options = AppOptions(
@@ -140,8 +156,25 @@ def plan_preview(args: argparse.Namespace) -> tuple[Bank, AppOptions] | int:
         theme=theme,
         # The questions keep the order given; the options are shuffled unless --no-shuffle.
         shuffle=not getattr(args, "no_shuffle", False),
+        preview_variant=variant,
     )
     return bank, options
+
+
+def variant_problem(number: int, questions: list[Question]) -> str | None:
+    """Why `--variant number` cannot be shown for these questions, or None."""
+    from quizapp.tui.components.preview_session import variant_count
+
+    varied = [q for q in questions if q.vary]
+    if not varied:
+        return "--variant: none of the previewed questions has a vary: block"
+    fewest = min(varied, key=variant_count)
+    most = variant_count(fewest)
+    if not 1 <= number <= most:
+        return (
+            f"--variant {number}: must be 1 to {most} (question {fewest.id!r} has {most} variants)"
+        )
+    return None
 
 
 def _error(message: str, code: int) -> int:

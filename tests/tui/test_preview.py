@@ -11,13 +11,25 @@ import pytest
 from textual.pilot import Pilot
 
 from quizapp.bank import bundled_bank_path, load_bank
+from quizapp.bank.session import QuizSession, SessionOptions
 from quizapp.cli.preview import add_preview_command, plan_preview
 from quizapp.tui.app import QuizApp
+from quizapp.tui.components.lab_service import LabService
+from quizapp.tui.screens.help import HelpScreen
 from quizapp.tui.screens.home import HomeScreen
+from quizapp.tui.screens.preview import PreviewScreen
 from quizapp.tui.screens.quiz import QuizScreen
 from tests.conftest import CORPUS
-from tests.tui.test_reload import deck_text, save
-from tests.tui.test_sessions import answer_current, drive, wait_for
+from tests.tui.screen_text import screen_lines
+from tests.tui.test_reload import HEADER, deck_text, save
+from tests.tui.test_sessions import (
+    answer_current,
+    drive,
+    help_as_drawn,
+    ready_for_an_answer,
+    text_of,
+    wait_for,
+)
 from tests.tui.toasts import said
 
 
@@ -69,7 +81,9 @@ def test_preview_by_id_looks_across_the_bundled_bank() -> None:
     drive(app, scenario)
 
 
-def test_preview_by_file_then_an_edit_and_ctrl_r(tmp_path: Path) -> None:
+def test_ctrl_r_puts_the_edits_into_the_session_and_stays_on_the_question(
+    tmp_path: Path,
+) -> None:
     deck = tmp_path / "alpha.yaml"
     deck.write_text(deck_text("alpha", ["a-1", "a-2"]))
     app = preview_app(str(deck))
@@ -77,31 +91,133 @@ def test_preview_by_file_then_an_edit_and_ctrl_r(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot) -> None:
         screen = await quiz_screen(pilot)
-        assert [q.id for q in screen.session.questions] == ["a-1", "a-2"]
         await pilot.press("space", "3")  # a-1 revealed and graded
         await wait_for(pilot, lambda: screen.state == "answered")
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.question is not None and screen.question.id == "a-2")
-        # The instructor edits a-2 and adds a-3; the preview on screen is left alone…
-        save(deck, deck_text("alpha", ["a-1", "a-2", "a-3"]).replace("Back of a-2", "New back"))
+        # The instructor edits a-1, already answered, and a-2, and adds a-3; the preview on
+        # screen is left alone…
+        edited = deck_text("alpha", ["a-1", "a-2", "a-3"])
+        save(deck, edited.replace("Back of a-2", "New back").replace("Front of a-1", "Edited"))
         await wait_for(pilot, lambda: "a-3" in app.bank.questions)
-        assert app.screen is screen
-        # …until ctrl+r opens it again on the new version, at the question on screen.
+        assert screen.question.back == "Back of a-2"  # type: ignore[union-attr]
+        # …until ctrl+r: the same session, still on a-2, with every question's new version.
         await pilot.press("ctrl+r")
-        await wait_for(
-            pilot,
-            lambda: (
-                isinstance(app.screen, QuizScreen)
-                and app.screen.is_mounted
-                and app.screen is not screen
-            ),
-        )
-        again: QuizScreen = app.screen  # type: ignore[assignment]
-        assert [q.id for q in again.session.questions] == ["a-2", "a-3"]
-        assert again.question.back == "New back"  # type: ignore[union-attr]
-        assert [type(s) for s in app.screen_stack] == [HomeScreen, QuizScreen]
+        await wait_for(pilot, lambda: screen.question.back == "New back")  # type: ignore[union-attr]
+        assert app.screen is screen and [type(s) for s in app.screen_stack] == [
+            HomeScreen,
+            PreviewScreen,
+        ]
+        assert [q.id for q in screen.session.questions] == ["a-1", "a-2", "a-3"]
+        # Going back to the earlier question shows its edit.
+        await wait_for(pilot, lambda: ready_for_an_answer(screen))
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "Edited" in drawn(app))
+        assert screen.question.id == "a-1"  # type: ignore[union-attr]
 
     drive(app, scenario)
+
+
+VARIED_CHOICE = """\
+  - id: v-width
+    type: single_choice
+    prompt: "With d_model = {d_model} and {n_heads} heads, how wide is each head?"
+    vary: {d_model: [256, 512, 1024], n_heads: [4, 8]}
+    choices:
+      - text: "d_model / n_heads"
+        correct: true
+      - text: "d_model"
+      - text: "d_model * n_heads"
+      - text: "n_heads"
+    explanation: Split, not copied.
+    difficulty: easy
+    tags: [basics]
+"""
+
+
+def varied_deck(tmp_path: Path) -> Path:
+    deck = tmp_path / "varied.yaml"
+    deck.write_text(HEADER.format(deck="varied", title="Varied") + VARIED_CHOICE)
+    return deck
+
+
+def drawn(app: QuizApp) -> str:
+    return "\n".join(screen_lines(app))
+
+
+def note(screen: QuizScreen) -> str:
+    return text_of(screen.query_one("#preview-note"))
+
+
+def test_v_steps_through_the_variants_from_the_one_asked_for(tmp_path: Path) -> None:
+    app = preview_app(str(varied_deck(tmp_path)), "--variant", "5")
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await quiz_screen(pilot)
+        assert note(screen).startswith("variant 5 of 6: d_model=1024, n_heads=4")
+        assert "d_model = 1024 and 4 heads" in drawn(app)
+        assert "v" in screen.active_bindings
+        await pilot.press("v", "v")  # the last, then round to the first
+        await wait_for(pilot, lambda: note(screen).startswith("variant 1 of 6: d_model=256,"))
+        await wait_for(pilot, lambda: "d_model = 256 and 4 heads" in drawn(app))
+        await pilot.press("question_mark")  # ? says what the footer's short words mean
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: "Previewing" in drawn(app))
+        assert "the next variant of a vary: question" in help_as_drawn(app)
+
+    drive(app, scenario)
+
+
+def test_o_shows_the_files_order_and_back(tmp_path: Path) -> None:
+    app = preview_app(str(varied_deck(tmp_path)))
+
+    async def scenario(pilot: Pilot) -> None:
+        screen = await quiz_screen(pilot)
+        student = screen.session.display_orders["v-width"]
+        assert "options shuffled as for a student" in note(screen)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: "options in file order" in note(screen))
+        assert screen.session.display_orders["v-width"] == (0, 1, 2, 3)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: "shuffled" in note(screen))
+        assert screen.session.display_orders["v-width"] == student
+
+    drive(app, scenario)
+
+
+def test_the_preview_keys_are_only_offered_in_a_preview() -> None:
+    bank = load_bank([CORPUS / "good"])
+    session = QuizSession.start([bank.questions["t-multi"]], SessionOptions(seed=1))
+    plain = QuizScreen(session, LabService("cpu"))
+    assert "toggle_order" not in {b.action for b in plain._bindings.key_to_bindings.get("o", [])}
+    preview = PreviewScreen(session, LabService("cpu"), [bank.questions["t-multi"]])
+    assert preview.check_action("toggle_order", ()) is True
+    assert preview.check_action("next_variant", ()) is False  # t-multi does not vary
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["7"], "--variant 7: must be 1 to 6 (question 'v-width' has 6 variants)"),
+        (["0"], "--variant 0: must be 1 to 6"),
+        (["two"], "argument --variant: invalid int value: 'two'"),
+    ],
+)
+def test_a_variant_out_of_range_is_a_usage_error(tmp_path: Path, argv, fragment, capsys) -> None:
+    deck = varied_deck(tmp_path)
+    if argv == ["two"]:
+        with pytest.raises(SystemExit) as exit_:
+            parse(str(deck), "--variant", *argv)
+        assert exit_.value.code == 2
+    else:
+        assert plan_preview(parse(str(deck), "--variant", *argv)) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_a_variant_for_questions_that_do_not_vary_is_a_usage_error(capsys) -> None:
+    good = ("--no-default-bank", "--bank", str(CORPUS / "good"))
+    assert plan_preview(parse(*good, "t-tf", "--variant", "1")) == 2
+    assert "none of the previewed questions has a vary: block" in capsys.readouterr().err
 
 
 def test_a_file_with_some_problems_previews_the_rest_and_shows_them(tmp_path: Path) -> None:

@@ -34,4 +34,5 @@ class AppOptions:
     watch: bool = True  # live reload (needs bank_paths)
     watch_interval: float = 0.4  # seconds between looks at the files
     preview: tuple[PreviewTarget, ...] = ()  # start="preview": these ids (str) and files (Path)
+    preview_variant: int | None = None  # --variant N: each vary: question starts on variant N
     default_parameters: bool = False  # schedule with py-fsrs's defaults, not a stored fit

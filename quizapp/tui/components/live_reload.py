@@ -72,7 +72,7 @@ def problem_lines(problems: Sequence[Diagnostic]) -> list[str]:
 
 
 def announce(app: AppHost, change: Reload) -> None:
-    hint = " · ctrl+r restarts the preview with it" if app.options.preview else ""
+    hint = " · ctrl+r shows it" if app.options.preview else ""
     for verb, decks in (("Reloaded", change.reloaded), ("Loaded new", change.added)):
         for deck in decks:
             app.notify(

@@ -75,12 +75,17 @@ def start_preview(
     app: AppHost, targets: Sequence[PreviewTarget] = (), *, from_id: str | None = None
 ) -> None:
     """A session on just these questions (ids) and files, in the order given; their options
-    shuffled as a student sees them, unless `quizapp preview --no-shuffle` asked for the file's.
+    shuffled as a student sees them, unless `quizapp preview --no-shuffle` asked for the file's;
+    a `vary:` question on variant `--variant N` if given, else on one drawn as for a student.
 
     Defaults to the targets the app was started with; `from_id` starts at that question.
+    Never recorded: a preview app has no history (AppOptions(db_path=None)).
     """
+    from quizapp.bank.session import QuizSession, SessionOptions
     from quizapp.tui.components.live_reload import problem_lines
+    from quizapp.tui.components.preview_session import starting_variants
     from quizapp.tui.components.reload import preview_questions, problems_in
+    from quizapp.tui.screens.preview import PreviewScreen
 
     targets = tuple(targets) or app.options.preview
     questions, missing = preview_questions(app.bank, targets)
@@ -104,24 +109,41 @@ def start_preview(
     ids = [q.id for q in questions]
     if from_id in ids:
         questions = questions[ids.index(from_id) :]
-    # Not recorded: a preview app has no history (AppOptions(db_path=None)).
-    app.start_session(
-        questions=questions, length=len(questions) or None, shuffle=False, title="Preview"
+    if not questions:
+        app.notify("No questions match.", severity="warning", timeout=4)
+        return
+    options = SessionOptions(
+        shuffle=False,  # the order given
+        seed=app.options.seed,
+        shuffle_options=app.options.shuffle,
     )
+    session = QuizSession.start(questions, options, "Preview")
+    if app.options.preview_variant is not None:
+        bases = {q.id: q for q in questions}
+        session.questions = starting_variants(session.questions, bases, app.options.preview_variant)
+    app.push_screen(PreviewScreen(session, app.lab, questions))
 
 
 async def restart_preview(app: AppHost) -> None:
-    """Start the preview again on the bank as it now stands, at the question on screen."""
+    """ctrl+r: the saved files' version of every question into the preview on screen, which
+    stays at the question shown (quizapp/tui/screens/preview.py). Elsewhere (the summary, the
+    home screen) the preview starts again from its first question."""
+    from quizapp.tui.components.reload import preview_questions
     from quizapp.tui.screens.home import HomeScreen
-    from quizapp.tui.screens.quiz import QuizScreen
+    from quizapp.tui.screens.preview import PreviewScreen
 
     if not any(isinstance(s, HomeScreen) for s in app.screen_stack):
         return
-    quiz = next((s for s in reversed(app.screen_stack) if isinstance(s, QuizScreen)), None)
-    current = quiz.question if quiz is not None else None
+    preview = next((s for s in reversed(app.screen_stack) if isinstance(s, PreviewScreen)), None)
+    if preview is not None:
+        while app.screen is not preview:
+            await app.pop_screen()  # a help or a confirmation over it
+        fresh, _ = preview_questions(app.bank, app.options.preview)
+        await preview.reload(fresh)
+        return
     while not isinstance(app.screen, HomeScreen):
         await app.pop_screen()
-    app.start_preview(from_id=current.id if current is not None else None)
+    app.start_preview()
 
 
 def start_exam(

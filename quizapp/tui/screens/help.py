@@ -95,9 +95,11 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
-    def __init__(self, bindings: list[tuple[str, str]]) -> None:
+    def __init__(self, bindings: list[tuple[str, str]], own: Section | None = None) -> None:
         super().__init__()
-        self.sections = [ANSWERING, LAB, ("On this screen", bindings), EVERYWHERE]
+        # `own`: a screen's keys said at more length than its footer has room for.
+        mine = [own] if own is not None else []
+        self.sections = [ANSWERING, LAB, *mine, ("On this screen", bindings), EVERYWHERE]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help-dialog", id="help-text"):
@@ -114,7 +116,7 @@ def show_keys(app: App[None]) -> None:
     navigation = _navigation(app.screen.focused)
     if navigation is not None:
         bindings.append(navigation)
-    app.push_screen(HelpScreen(bindings))
+    app.push_screen(HelpScreen(bindings, getattr(app.screen, "HELP_SECTION", None)))
 
 
 # A Textual widget's own keys (a table's sixteen: cursor moves, pages, Select…), in one line.

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Static
 
 from quizapp.bank.answers import (
@@ -141,9 +142,8 @@ class QuizScreen(Screen[None]):
         self.show_progress()
         body = self.query_one("#quiz-body", VerticalScroll)
         await body.remove_children()
-        meta = f"{question.topic} · {question.difficulty.value} · {question.type.value.replace('_', ' ')}"
         widgets = [
-            Label(literal(meta), id="question-meta"),
+            *self.heading(question),
             BankMarkdown(question.prompt, id="prompt"),
             answer_widget(question, self.session.display_orders.get(question.id, ())),
             Label(self._hint(question), id="key-hint"),
@@ -154,6 +154,12 @@ class QuizScreen(Screen[None]):
         await body.mount_all(widgets)
         body.scroll_home(animate=False)
         self.call_after_refresh(self._focus_answer)
+
+    def heading(self, question: Question) -> list[Widget]:
+        """The line above the prompt: its topic, difficulty and type (a preview adds more)."""
+        kind = question.type.value.replace("_", " ")
+        meta = f"{question.topic} · {question.difficulty.value} · {kind}"
+        return [Label(literal(meta), id="question-meta")]
 
     def _focus_answer(self) -> None:
         answer = self.query("#answer")
