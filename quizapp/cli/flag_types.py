@@ -45,6 +45,7 @@ EVAL_SECONDS = number(0, 86_400)  # 0: no limit
 PORT = whole_number(1, 65_535)
 SESSIONS = whole_number(1, 10_000)
 EXAM_WEIGHT = number(0, 1000, low_excluded=True)
+VARIANT = whole_number(1, 1000)  # preview --variant: a vary: allows at most 1,000 variants
 
 __all__ = [
     "EVAL_SECONDS",

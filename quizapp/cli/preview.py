@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from quizapp.cli.flag_types import VARIANT
 from quizapp.cli.options import NO_SHUFFLE_HELP
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def add_preview_command(
     )
     preview.add_argument(
         "--variant",
-        type=int,
+        type=VARIANT,
         metavar="N",
         help="start each vary: question on its variant N (from 1, in the order quizapp lint "
         "checks them: the last name listed under vary: changes fastest); without it, one is "
