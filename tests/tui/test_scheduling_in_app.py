@@ -159,11 +159,18 @@ def test_feedback_says_the_rating_and_when_the_card_is_back_and_1_to_4_change_it
         assert rating_line(app) == f"Rated Easy · back in {saved_due()}"  # as saved
         line = rating_line(app) + " · 1–4 change it"
         await wait_for(pilot, lambda: shown(app, line))  # drawn whole, with its key
+        # Every grade's interval before a key is pressed, as Anki shows them on its buttons.
+        choices = str(app.screen.query_one("#rating-choices").render())
+        grades = dict(part.split(" ", 2)[1:] for part in choices.split(" · "))
+        assert list(grades) == ["Again", "Hard", "Good", "Easy"]
+        assert grades["Easy"] == saved_due()
+        await wait_for(pilot, lambda: shown(app, choices))  # drawn whole
         await pilot.press("2")  # Hard instead
         await wait_for(pilot, lambda: rating_line(app).startswith("Rated Hard · back in "))
         await saved(pilot, app)
         assert reviews(db) == [("t-single", "drill", 2)]  # the same one review, re-rated
         assert rating_line(app) == f"Rated Hard · back in {saved_due()}, in this drill"
+        assert grades["Hard"] == saved_due()  # what the line said it would be
         await pilot.press("1")  # Again: back in a minute, in this drill
         await wait_for(
             pilot, lambda: rating_line(app) == "Rated Again · back in 1 min, in this drill"

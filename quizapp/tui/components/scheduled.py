@@ -38,6 +38,31 @@ class Scheduled:
             return f"Rated {rating_name(self.rating)} · not saved (no review history)"
         return schedule_note(self.rating, self.kind, self.before, self.after, self.when)
 
+    def choices(self) -> str:
+        """Where each grade would send the card, as Anki's answer buttons show it before the
+        press: "1 Again 10 min · 2 Hard 2 days · 3 Good 3 days · 4 Easy 9 days". Empty for
+        practice (no grade moves the card) and without a history."""
+        from quizapp.srs.memory.scheduling import Rating, review
+        from quizapp.srs.store.history import PRACTICE
+        from quizapp.srs.study.schedule_note import rating_name, span_in_words
+
+        if not self.saved or self.kind == PRACTICE:
+            return ""
+        spans = []
+        for rating in (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy):
+            after, _log = review(
+                self.scheduler,
+                self.before,
+                rating,
+                self.when,
+                self.duration_ms,
+                fuzz_key=self.question_id,  # the same fuzz the writer will use
+            )
+            spans.append(
+                f"{int(rating)} {rating_name(rating)} {span_in_words(after.due - self.when)}"
+            )
+        return " · ".join(spans)
+
 
 def schedule(scheduled: Scheduled) -> Scheduled:
     """`scheduled` with `after` worked out as the writer will (the same fuzz, the same card)."""

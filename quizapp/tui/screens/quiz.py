@@ -296,6 +296,7 @@ class QuizScreen(Screen[None]):
             self._selected,
             order=self.session.display_orders.get(question.id, ()),
             schedule=self._schedule_note(),
+            choices=self.scheduled.choices() if self.scheduled is not None else "",
         )
         body.mount(feedback, before=self.query_one("#lab"))
         self._reveal_lab()

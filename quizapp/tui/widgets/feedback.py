@@ -103,6 +103,7 @@ class Feedback(Vertical):
     Feedback > #verdict.-right { background: $success 35%; }
     Feedback > #verdict.-wrong { background: $error 35%; }
     Feedback > #rating-line { padding: 0 1; color: $text-muted; width: 100%; }
+    Feedback > #rating-choices { padding: 0 1; color: $text-muted; width: 100%; }
     Feedback > Markdown { margin: 0; padding: 0 1; }
     """
 
@@ -114,6 +115,7 @@ class Feedback(Vertical):
         *,
         order: Sequence[int] = (),
         schedule: str | None = None,
+        choices: str = "",
     ) -> None:
         super().__init__(id="feedback")
         self.question = question
@@ -121,6 +123,7 @@ class Feedback(Vertical):
         self.selected = selected  # the options picked (bank indices); None: not known here
         self.order = tuple(order)  # a choice question's options as shown (bank indices)
         self.schedule = schedule  # "Rated Good · back in 3 days"; None: not scheduled
+        self.choices = choices  # "1 Again 10 min · 2 Hard 2 days · …"; "": nothing to choose
 
     def show_schedule(self, schedule: str) -> None:
         """Another rating was chosen (1–4): say what it does."""
@@ -142,6 +145,9 @@ class Feedback(Vertical):
         rating_line = Label(self.schedule or "", id="rating-line", markup=False)
         rating_line.display = bool(self.schedule)
         yield rating_line
+        choices = Label(self.choices, id="rating-choices", markup=False)
+        choices.display = bool(self.choices)
+        yield choices
         parts: list[str] = []
         if isinstance(question, Flashcard):
             parts.append(f"**Back:**\n\n{question.back}")
