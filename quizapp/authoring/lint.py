@@ -84,16 +84,10 @@ def lint(
     bank = load_bank(paths, REGISTRY, _registry_hint)
     diagnostics = list(bank.diagnostics)
     checked: list[Question] = []
+    file_lines: dict[str, list[str]] = {}
     for question in bank.questions.values():
         if any("TODO" in text for text in texts(question)):
-            diagnostics.append(
-                _at(
-                    question.location,
-                    "todo-left",
-                    "the question still says TODO somewhere",
-                    "warning",
-                )
-            )
+            diagnostics.extend(todo_diagnostics(question, file_lines))
         diagnostics.extend(missing_claims(question))
         instances = variants_to_check(question, diagnostics)
         for instance in instances:
@@ -131,6 +125,32 @@ def _registry_hint(name: str) -> str:
     """What an unknown computation name may have meant: by spelling and by what it computes."""
     hint = unknown_name_hint(name, COMPUTATIONS).strip().removeprefix(";").strip()
     return hint.removeprefix("(").removesuffix(")")
+
+
+def todo_diagnostics(question: Question, file_lines: dict[str, list[str]]) -> list[Diagnostic]:
+    """One `todo-left` per line of the question that still says TODO, naming its field."""
+    from quizapp.authoring.todo_left import MAX_REPORTED, read_lines, todo_places
+
+    path = question.location.path
+    places = list(todo_places(question.location, read_lines(path, file_lines)))
+    if not places:  # the file changed since it was read: say it once, at the question
+        return [_at(question.location, "todo-left", "the question still says TODO", "warning")]
+    found = []
+    for line, column, key in places[:MAX_REPORTED]:
+        where = f"'{key}' still says TODO" if key else "this line still says TODO"
+        found.append(
+            Diagnostic(path, line, column, "warning", "todo-left", f"{where}: write the real text")  # type: ignore[arg-type]
+        )
+    if len(places) > MAX_REPORTED:
+        found[-1] = Diagnostic(
+            path,
+            found[-1].line,
+            found[-1].column,
+            "warning",
+            "todo-left",  # type: ignore[arg-type]
+            f"{found[-1].message} ({len(places) - MAX_REPORTED} more TODOs in this question)",
+        )
+    return found
 
 
 def _at(location: Location, code: str, message: str, severity: str = "error") -> Diagnostic:

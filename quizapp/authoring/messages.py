@@ -362,7 +362,8 @@ CATALOGUE: tuple[Message, ...] = (
         "warning",
         "lint",
         "A text of the question still contains TODO: a template from `quizapp new` (or a note to "
-        "self) that was never finished.",
+        "self) that was never finished. Each line that still says TODO is reported at its line "
+        "and column, naming its field (`'why' still says TODO`).",
         "Write the real text in place of each TODO.",
     ),
     Message(

@@ -80,7 +80,9 @@ def _lint_report(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(render_json(report))
     else:
-        print(render_text(report))
+        text = render_text(report)
+        if text:  # a clean lint prints nothing on stdout, not an empty line
+            print(text)
         # The tally goes to stderr so stdout holds nothing but path:line:col lines.
         print(render_summary(report), file=sys.stderr)
     return report.exit_code

@@ -40,7 +40,18 @@ def test_the_printed_template_loads_and_lints_clean(
     errors, warnings = lint_problems(path)
     assert errors == []
     # The TODOs are there to be replaced; the compute block is live, so no no-compute.
-    assert warnings == ["todo-left"]
+    assert set(warnings) == {"todo-left"}
+    # Each one at its own line, naming its field: not "somewhere" at the question's id.
+    todo_lines = [
+        n
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if "TODO" in line and not line.lstrip().startswith("#")
+    ]
+    report = lint([path], evaluate=False)
+    said = [(d.line, d.message) for d in report.diagnostics if d.code == "todo-left"]
+    assert [line for line, _ in said] == todo_lines
+    assert all(message.endswith("still says TODO: write the real text") for _, message in said)
+    assert any(message.startswith("'prompt' still says TODO") for _, message in said)
     deck, _ = load_file(path)
     assert deck is not None and deck.questions[0].type.value == qtype
 
