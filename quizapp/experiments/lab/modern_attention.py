@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+from torch.utils.flop_counter import FlopCounterMode
 
 from quizapp.experiments.context import Context
 from quizapp.experiments.lab.common import round_sig
@@ -18,6 +19,7 @@ from quizapp.reference import (
     grouped_query_attention,
     kv_cache_bytes,
     reach_after_layers,
+    repeat_kv,
     sliding_window_mask,
 )
 from quizapp.wording import plural
@@ -45,6 +47,17 @@ def _cache_bytes(n_layers: int, n_kv: int, head_dim: int, seq: int, batch: int, 
     with META:
         cache = KVCache(n_layers, n_kv, head_dim, seq, batch=batch, dtype=DTYPES[dtype])
     return cache.nbytes()
+
+
+def _score_flops(n_heads: int, n_kv: int, head_dim: int, seq: int) -> int:
+    """FLOPs of one new token's scores QKᵀ in one layer against `seq` cached keys, counted by
+    torch's FlopCounterMode on meta tensors: each of the n_heads query heads meets its group's
+    shared key head (repeat_kv, as the reference attention does it)."""
+    q = torch.empty(1, n_heads, 1, head_dim, device=META)  # [batch, heads, new token, hd]
+    k = torch.empty(1, n_kv, seq, head_dim, device=META)  # [batch, kv_heads, cached, hd]
+    with FlopCounterMode(display=False) as counter:
+        q @ repeat_kv(k, n_heads // n_kv).transpose(-2, -1)
+    return counter.get_total_flops()
 
 
 def kv_cache(
@@ -91,6 +104,8 @@ def kv_cache(
         else kv_cache_bytes(layers, kv, width, window, batch, dtype)
     )
     element = kv_cache_bytes(1, 1, 1, 1, 1, dtype) // 2
+    score_flops = layers * _score_flops(heads, kv, width, seq_len)
+    mha_score_flops = layers * _score_flops(heads, heads, width, seq_len)
     values: dict[str, int | float | bool | str] = {
         "kv_cache_bytes": total,
         "kv_cache_gib": round_sig(total / GIB, 6),
@@ -101,6 +116,8 @@ def kv_cache(
         "gqa_saving": mha / total,
         "rolling_buffer_bytes": rolling,
         "formula_agrees": formula == total,
+        "score_flops_per_token": score_flops,
+        "mha_score_flops_per_token": mha_score_flops,
         "dtype_bytes": element,
         "n_layers": layers,
         "n_heads": heads,

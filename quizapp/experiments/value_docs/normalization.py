@@ -90,6 +90,10 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
             "",
             "the token's LayerNorm change when the batch is padded with zero tokens (0)",
         ),
+        "batchnorm_params": (
+            "parameters",
+            "BatchNorm's learned scale and shift, counted on the module: 2 × d_model",
+        ),
     },
     "gradient_flow": {
         "post_ln_last_ffn_grad": (
@@ -272,6 +276,10 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
         "layernorm_scale_change": (
             "",
             "largest change in LayerNorm's output when the input is multiplied by 10 (about 0)",
+        ),
+        "rmsnorm_batch_change": (
+            "",
+            "largest change in RMSNorm's output for a token normalised alone instead of in its batch",
         ),
         "rmsnorm_params": ("parameters", "RMSNorm's: a gain per feature, d_model"),
         "layernorm_params": (

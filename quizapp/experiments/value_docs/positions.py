@@ -50,6 +50,15 @@ POSITIONS: dict[str, dict[str, tuple[str, str]]] = {
         "other_offset": ("positions", "the second offset compared: offset + 1"),
         "score_at_other_offset": ("", "q·k after RoPE, key at 0 and query at offset + 1"),
         "other_offset_deviation": ("", "spread of q·k at offset + 1 across the key positions"),
+        "layer_shift_change": (
+            "",
+            "largest change in a RoPE attention layer's output when every token moves 100 "
+            "positions (about 0: V is not rotated)",
+        ),
+        "rotated_values_shift_change": (
+            "",
+            "the same change when the layer rotates V as well as Q and K",
+        ),
         "rotated_query_spread": (
             "",
             "largest difference between the rotated queries at the five positions",
