@@ -232,6 +232,9 @@ def test_parameters_are_counted_from_the_modules() -> None:
         positional_extrapolation, "positional_extrapolation", max_positions=1024, d_model=32
     ).values
     assert other["learned_params"] == 1024 * 32 and other["sinusoidal_params"] == 0
+    # RoPE's angles and a causal mask are fixed: nothing to train, counted on real modules.
+    assert values["rope_params"] == other["rope_params"] == 0
+    assert values["causal_mask_params"] == other["causal_mask_params"] == 0
     assert "**0**" in _call(positional_extrapolation, "positional_extrapolation").summary
 
 

@@ -23,6 +23,7 @@ from quizapp.reference import (
     PositionOutOfRange,
     RotaryEmbedding,
     SinusoidalPositionalEncoding,
+    TransformerBlock,
     count_parameters,
     scaled_dot_product_attention,
     sinusoidal_encoding,
@@ -77,6 +78,16 @@ def _layer_shift_changes(
         return float((attend(first) - attend(first + POSITION_SHIFT)).abs().max())
 
     return change(reference), change(values_rotated_too)
+
+
+def _causal_mask_params(d_model: int) -> int:
+    """Parameters a causal mask adds to a block: a decoder block (causal) less the same encoder
+    block, both built on the meta device."""
+    with torch.device("meta"):
+        decoder, encoder = (
+            TransformerBlock(d_model, 1, 4 * d_model, causal=c) for c in (True, False)
+        )
+    return count_parameters(decoder) - count_parameters(encoder)
 
 
 def learned_table(
@@ -288,6 +299,8 @@ def positional_extrapolation(
         # Counted from the modules: the formula has nothing to learn; the table is all learned.
         "sinusoidal_params": count_parameters(sinusoidal),
         "learned_params": count_parameters(learned),
+        "rope_params": count_parameters(RotaryEmbedding(d_model)),
+        "causal_mask_params": _causal_mask_params(d_model),
         "learned_rows": max_positions,
         "d_model": d_model,
     }

@@ -174,6 +174,22 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
     "ln_placement": {
         "post_ln_norm_count": ("LayerNorms", "in the Post-LN stack: 2 per block, no final one"),
         "pre_ln_norm_count": ("LayerNorms", "in the Pre-LN stack: 2 per block plus a final one"),
+        "post_ln_affine_norm_count": (
+            "LayerNorms",
+            "Post-LN LayerNorms with a learned scale and shift (all of them)",
+        ),
+        "pre_ln_affine_norm_count": (
+            "LayerNorms",
+            "Pre-LN LayerNorms with a learned scale and shift (all of them)",
+        ),
+        "post_ln_residual_count": (
+            "sub-layers",
+            "Post-LN sub-layers whose block, with them silenced, still passes its input on",
+        ),
+        "pre_ln_residual_count": (
+            "sub-layers",
+            "the same in the Pre-LN stack: a residual around each of the 2 per block",
+        ),
         "pre_ln_has_final_norm": ("bool", "a LayerNorm runs after the last Pre-LN block"),
         "post_ln_has_final_norm": ("bool", "a LayerNorm runs after the last Post-LN block"),
         "post_ln_output_is_normalized": (

@@ -81,6 +81,11 @@ POSITIONS: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "sinusoidal_params": ("parameters", "the sinusoidal encoding's (a formula: 0)"),
         "learned_params": ("parameters", "the learned table's: max_positions × d_model"),
+        "rope_params": ("parameters", "a RotaryEmbedding's, one d_model wide (fixed angles: 0)"),
+        "causal_mask_params": (
+            "parameters",
+            "a causal decoder block's less the same block without the mask (a pattern: 0)",
+        ),
         "learned_rows": ("rows", "rows in the learned table: max_positions"),
         "d_model": ("dimensions", "width of each position vector"),
     },
