@@ -59,6 +59,26 @@ def test_kv_cache_score_flops_do_not_shrink_with_the_kv_heads(n_kv_heads: int) -
     assert 2 * fewer_heads["score_flops_per_token"] == v["score_flops_per_token"]
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"preset": "llama3-8b"},
+        {"preset": "gpt2-small", "dtype": "float32"},
+        {"preset": "mistral-7b", "n_kv_heads": 16, "head_dim": 64},
+    ],
+)
+def test_kv_cache_measured_on_a_forward_pass_ignores_vocab_and_d_ff(args: dict) -> None:
+    """Hooks on k_proj and v_proj read what a layer keeps per token: the formula's figure,
+    and unchanged when the vocabulary or the FFN doubles."""
+    v = values("kv_cache", **args)
+    assert v["layer_kv_bytes_per_token"] == v["bytes_per_token_per_layer"]
+    assert v["layer_kv_bytes_per_token_vocab_doubled"] == v["layer_kv_bytes_per_token"]
+    assert v["layer_kv_bytes_per_token_d_ff_doubled"] == v["layer_kv_bytes_per_token"]
+    twice = {"n_kv_heads": 2 * v["n_kv_heads"], "n_heads": 2 * v["n_heads"]}
+    more_kv = values("kv_cache", **{**args, **twice})
+    assert more_kv["layer_kv_bytes_per_token"] == 2 * v["layer_kv_bytes_per_token"]
+
+
 def test_kv_cache_scales_with_batch_length_and_dtype() -> None:
     base = values("kv_cache", preset="llama3-8b")["kv_cache_bytes"]
     assert base == 536_870_912  # 32 layers × 8 KV heads × 128 × 4096 × 2 × 2 bytes

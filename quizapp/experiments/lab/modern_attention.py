@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import torch
 import torch.nn.functional as F
 from torch.utils.flop_counter import FlopCounterMode
@@ -14,7 +16,9 @@ from quizapp.reference import (
     DTYPES,
     PRESETS,
     KVCache,
+    ModelConfig,
     MultiHeadAttention,
+    build_model,
     count_parameters,
     grouped_query_attention,
     kv_cache_bytes,
@@ -58,6 +62,22 @@ def _score_flops(n_heads: int, n_kv: int, head_dim: int, seq: int) -> int:
     with FlopCounterMode(display=False) as counter:
         q @ repeat_kv(k, n_heads // n_kv).transpose(-2, -1)
     return counter.get_total_flops()
+
+
+def _layer_kv_bytes_per_token(cfg: ModelConfig, dtype: str) -> int:
+    """Bytes of K and V one decoder layer produces per token, measured: a one-layer decoder of
+    cfg's shape (Llama layout) is built on the meta device and runs two tokens while forward
+    hooks read what every k_proj and v_proj outputs, which is what a cache keeps."""
+    model = build_model(dataclasses.replace(cfg, family="llama", n_layers=1), device=META)
+    numbers: list[int] = []
+    for module in model.modules():
+        if isinstance(module, MultiHeadAttention):
+            for proj in (module.k_proj, module.v_proj):
+                proj.register_forward_hook(lambda _m, _a, out: numbers.append(out.numel()))
+    tokens = 2
+    with torch.no_grad():
+        model(torch.zeros(1, tokens, dtype=torch.long, device=META))
+    return sum(numbers) // tokens * kv_cache_bytes(1, 1, 1, 1, 1, dtype) // 2
 
 
 def kv_cache(
@@ -105,6 +125,16 @@ def kv_cache(
     )
     element = kv_cache_bytes(1, 1, 1, 1, 1, dtype) // 2
     score_flops = layers * _score_flops(heads, kv, width, seq_len)
+    # The model the cache belongs to, then the same with a wider vocabulary or FFN.
+    shape = dataclasses.replace(cfg, d_model=heads * width, n_heads=heads, n_kv_heads=kv)
+    measured = {
+        name: _layer_kv_bytes_per_token(dataclasses.replace(shape, **change), dtype)
+        for name, change in (
+            ("as built", {}),
+            ("vocab doubled", {"vocab_size": 2 * cfg.vocab_size}),
+            ("d_ff doubled", {"d_ff": 2 * cfg.d_ff}),
+        )
+    }
     mha_score_flops = layers * _score_flops(heads, heads, width, seq_len)
     values: dict[str, int | float | bool | str] = {
         "kv_cache_bytes": total,
@@ -118,6 +148,9 @@ def kv_cache(
         "formula_agrees": formula == total,
         "score_flops_per_token": score_flops,
         "mha_score_flops_per_token": mha_score_flops,
+        "layer_kv_bytes_per_token": measured["as built"],
+        "layer_kv_bytes_per_token_vocab_doubled": measured["vocab doubled"],
+        "layer_kv_bytes_per_token_d_ff_doubled": measured["d_ff doubled"],
         "dtype_bytes": element,
         "n_layers": layers,
         "n_heads": heads,

@@ -173,6 +173,18 @@ ATTENTION: dict[str, dict[str, tuple[str, str]]] = {
             "FLOPs",
             "the same with one key/value head per query head (multi-head attention)",
         ),
+        "layer_kv_bytes_per_token": (
+            "bytes",
+            "K and V one layer of the model outputs per token, read by hooks on a forward pass",
+        ),
+        "layer_kv_bytes_per_token_vocab_doubled": (
+            "bytes",
+            "the same, measured on the model with twice the vocabulary",
+        ),
+        "layer_kv_bytes_per_token_d_ff_doubled": (
+            "bytes",
+            "the same, measured on the model with twice the feed-forward width d_ff",
+        ),
         "dtype_bytes": ("bytes", "size of one number in dtype"),
         "n_layers": ("layers", "layers cached (the argument, or the preset's)"),
         "n_heads": ("heads", "query heads (the argument, or the preset's)"),
