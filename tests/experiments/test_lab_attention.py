@@ -73,6 +73,13 @@ def test_head_split_lesson_numbers() -> None:
     assert run("head_split", {"d_model": 512, "n_heads": 16}).values["head_dim"] == 32
 
 
+@pytest.mark.parametrize(("d_model", "n_heads"), [(4096, 32), (512, 4), (64, 64)])
+def test_every_head_weighs_every_token_whatever_its_width(d_model: int, n_heads: int) -> None:
+    """Width is not reach: each head's last query gives weight to all the earlier tokens."""
+    reached = run("head_split", {"d_model": d_model, "n_heads": n_heads}).values
+    assert reached["keys_attended_per_head"] == attention.REACH_TOKENS > d_model // n_heads
+
+
 def _rows(result: Result) -> list[dict[str, object]]:
     assert result.table is not None
     return [dict(zip(result.table.columns, row, strict=True)) for row in result.table.rows]

@@ -146,6 +146,12 @@ def test_layernorm_ignores_the_batch_batchnorm_does_not() -> None:
     assert any(row[bn_a] != row[bn_b] for row in result.table.rows)
 
 
+@pytest.mark.parametrize("d_model", [2, 8, 40])
+def test_batchnorm_has_a_learned_scale_and_shift_like_torchs(d_model: int) -> None:
+    counted = run("norm_comparison", {"d_model": d_model}).values["batchnorm_params"]
+    assert counted == sum(p.numel() for p in torch.nn.BatchNorm1d(d_model).parameters()) > 0
+
+
 def test_a_batch_of_one_token_has_zero_variance_for_batchnorm() -> None:
     v = run("norm_comparison", {}).values
     assert v["batchnorm_single_token_variance"] == 0

@@ -48,6 +48,37 @@ def test_kv_cache_saving_is_the_group_size() -> None:
     assert seven["gqa_saving"] == 1.0 and seven["mha_equivalent_bytes"] == seven["kv_cache_bytes"]
 
 
+@pytest.mark.parametrize("n_kv_heads", [1, 8, 32])
+def test_kv_cache_score_flops_do_not_shrink_with_the_kv_heads(n_kv_heads: int) -> None:
+    """Every query head scores every cached key: 2 × layers × query heads × head_dim × tokens
+    (a multiply and an add each), whatever the K/V heads; only the cache shrinks."""
+    v = values("kv_cache", preset="llama3-8b", seq_len=1000, n_kv_heads=n_kv_heads)
+    assert v["score_flops_per_token"] == 2 * 32 * 32 * 128 * 1000
+    assert v["mha_score_flops_per_token"] == v["score_flops_per_token"]
+    fewer_heads = values("kv_cache", preset="llama3-8b", seq_len=1000, n_heads=16, n_kv_heads=8)
+    assert 2 * fewer_heads["score_flops_per_token"] == v["score_flops_per_token"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"preset": "llama3-8b"},
+        {"preset": "gpt2-small", "dtype": "float32"},
+        {"preset": "mistral-7b", "n_kv_heads": 16, "head_dim": 64},
+    ],
+)
+def test_kv_cache_measured_on_a_forward_pass_ignores_vocab_and_d_ff(args: dict) -> None:
+    """Hooks on k_proj and v_proj read what a layer keeps per token: the formula's figure,
+    and unchanged when the vocabulary or the FFN doubles."""
+    v = values("kv_cache", **args)
+    assert v["layer_kv_bytes_per_token"] == v["bytes_per_token_per_layer"]
+    assert v["layer_kv_bytes_per_token_vocab_doubled"] == v["layer_kv_bytes_per_token"]
+    assert v["layer_kv_bytes_per_token_d_ff_doubled"] == v["layer_kv_bytes_per_token"]
+    twice = {"n_kv_heads": 2 * v["n_kv_heads"], "n_heads": 2 * v["n_heads"]}
+    more_kv = values("kv_cache", **{**args, **twice})
+    assert more_kv["layer_kv_bytes_per_token"] == 2 * v["layer_kv_bytes_per_token"]
+
+
 def test_kv_cache_scales_with_batch_length_and_dtype() -> None:
     base = values("kv_cache", preset="llama3-8b")["kv_cache_bytes"]
     assert base == 536_870_912  # 32 layers × 8 KV heads × 128 × 4096 × 2 × 2 bytes
@@ -140,6 +171,11 @@ def test_rmsnorm_does_not_centre_and_has_half_the_parameters() -> None:
     assert v["rmsnorm_scale_change"] < 1e-4 and v["layernorm_scale_change"] < 1e-4
     assert (v["rmsnorm_params"], v["layernorm_params"]) == (64, 128)
     assert v["matches_torch"] is True
+
+
+@pytest.mark.parametrize("n_tokens", [1, 2, 16])
+def test_rmsnorm_gives_a_token_the_same_output_alone_or_in_its_batch(n_tokens: int) -> None:
+    assert values("rmsnorm", d_model=16, n_tokens=n_tokens)["rmsnorm_batch_change"] < 1e-12
 
 
 def test_rmsnorm_without_a_shift_has_a_small_mean() -> None:

@@ -12,8 +12,10 @@ from torch import nn
 
 from quizapp.experiments.context import SEED, Context
 from quizapp.experiments.lab.placement import (
+    affine_norm_count,
     block_steps,
     ln_placement,
+    residual_count,
     residual_passthrough,
     trace_steps,
 )
@@ -72,6 +74,33 @@ def test_where_the_norm_sits_and_the_final_layernorm(placement) -> None:
     rows = placement.table.rows
     assert [row[1] for row in rows] == POST == [row[2] for row in rows]
     assert [row[3] for row in rows] == PRE == [row[4] for row in rows]
+
+
+def test_both_layouts_have_a_residual_and_a_learned_scale_and_shift_everywhere(placement) -> None:
+    v, n_layers = placement.values, placement.args["n_layers"]
+    assert v["post_ln_residual_count"] == v["pre_ln_residual_count"] == 2 * n_layers
+    assert v["post_ln_affine_norm_count"] == v["post_ln_norm_count"]
+    assert v["pre_ln_affine_norm_count"] == v["pre_ln_norm_count"]
+
+
+@pytest.mark.parametrize("position", ["post", "pre"])
+def test_residual_count_finds_each_dropped_residual(position: str) -> None:
+    torch.manual_seed(0)
+    stack = TransformerStack(16, 2, 32, 3, position).double().eval()
+    x, other = torch.randn(2, 1, 5, 16, dtype=torch.float64)
+    assert residual_count(stack, x, other) == 6
+    stack.blocks[1].residual = False  # both of the middle block's sub-layers lose theirs
+    assert residual_count(stack, x, other) == 4
+    assert not any(block.attn._forward_hooks for block in stack.blocks)  # the hooks are gone
+
+
+def test_affine_norm_count_skips_a_layernorm_without_a_learned_shift() -> None:
+    stack = TransformerStack(8, 2, 16, 2, "pre")
+    assert affine_norm_count(stack) == 5
+    norm = stack.blocks[0].attn_norm
+    del norm.bias
+    norm.register_buffer("bias", torch.zeros(8))  # a fixed shift: no longer learned
+    assert affine_norm_count(stack) == 4
 
 
 def test_post_ln_output_is_normalised_pre_ln_stream_grows(placement) -> None:

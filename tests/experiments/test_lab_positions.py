@@ -150,6 +150,8 @@ def test_rope_score_depends_only_on_the_offset() -> None:
     assert values["rotated_query_spread"] > 1e-3
     assert values["other_offset_difference"] > 1e-3
     assert values["sinusoidal_offset_error"] < 1e-9
+    # The layer's V is not rotated: shifting every token leaves its output; rotating V would not.
+    assert values["layer_shift_change"] < 1e-9 < 1e-3 < values["rotated_values_shift_change"]
     # At offset 0 the two rotations cancel and the score is the plain q·k.
     zero = _call(rope_relative, "rope_relative", offset=0).values
     assert zero["score_at_offset"] == pytest.approx(zero["unrotated_score"], abs=1e-9)
@@ -230,6 +232,9 @@ def test_parameters_are_counted_from_the_modules() -> None:
         positional_extrapolation, "positional_extrapolation", max_positions=1024, d_model=32
     ).values
     assert other["learned_params"] == 1024 * 32 and other["sinusoidal_params"] == 0
+    # RoPE's angles and a causal mask are fixed: nothing to train, counted on real modules.
+    assert values["rope_params"] == other["rope_params"] == 0
+    assert values["causal_mask_params"] == other["causal_mask_params"] == 0
     assert "**0**" in _call(positional_extrapolation, "positional_extrapolation").summary
 
 

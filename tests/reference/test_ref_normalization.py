@@ -45,6 +45,17 @@ def test_layernorm_normalises_each_token_on_its_own() -> None:
     torch.testing.assert_close(var, torch.ones(4, 6, dtype=torch.float64), atol=1e-5, rtol=0)
 
 
+def test_rmsnorm_reads_one_token_batchnorm_reads_the_batch() -> None:
+    """A token normalised alone comes out as in its batch under RMSNorm, not under BatchNorm."""
+    torch.manual_seed(0)
+    x = torch.randn(5, 12, dtype=torch.float64) * 3 + 1
+    rms, bn = RMSNorm(12).double(), BatchNorm(12).double().train()
+    alone = torch.cat([rms(x[i : i + 1]) for i in range(5)])
+    torch.testing.assert_close(alone, rms(x), atol=1e-12, rtol=0)
+    pair = torch.cat([bn(x[i : i + 2]) for i in (0, 2)])  # the same tokens, in batches of two
+    assert (pair - bn(x[:4])).abs().max() > 0.1
+
+
 def test_rmsnorm_matches_torch() -> None:
     torch.manual_seed(0)
     ours = RMSNorm(12, eps=1e-6).double()

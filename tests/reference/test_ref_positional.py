@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from quizapp.reference import (
     LearnedPositionalEmbedding,
+    MultiHeadAttention,
     PositionOutOfRange,
     RotaryEmbedding,
     SinusoidalPositionalEncoding,
@@ -155,6 +156,21 @@ def test_rope_score_depends_only_on_relative_position(m: int, n: int, shift: int
     if min(m2, n2) < 0:
         m2, n2 = m - shift, n - shift
     assert _score(rope, q, k, m, n) == pytest.approx(_score(rope, q, k, m2, n2), abs=1e-9)
+
+
+def test_a_rope_attention_layer_leaves_v_unrotated() -> None:
+    """Moving every token by the same distance keeps the offsets, so a layer that rotates only
+    q and k gives the same output; rotating v as well (the counterfactual) would move it."""
+    torch.manual_seed(0)
+    layer = MultiHeadAttention(HEAD_DIM, 2, bias=False).double()
+    rope = RotaryEmbedding(HEAD_DIM // 2)
+    x = torch.randn(1, 7, HEAD_DIM, dtype=torch.float64)
+    near, far = torch.arange(7), torch.arange(7) + 250
+    out_near = layer(x, causal=True, rope=rope, positions=near)[0]
+    out_far = layer(x, causal=True, rope=rope, positions=far)[0]
+    torch.testing.assert_close(out_near, out_far, atol=1e-12, rtol=0)
+    v = layer._split_heads(layer.v_proj(x), 2)  # [1, heads, seq, head_dim]
+    assert (rope(v, near) - rope(v, far)).abs().max() > 0.1  # a rotated v would not keep still
 
 
 def test_rope_score_changes_with_the_offset() -> None:

@@ -8,7 +8,7 @@ from torch import nn
 from quizapp.experiments.context import Context
 from quizapp.experiments.result import Result, Series, Table
 from quizapp.experiments.spec import ArgumentError
-from quizapp.reference import MultiHeadAttention, count_parameters
+from quizapp.reference import MultiHeadAttention, count_parameters, scaled_dot_product_attention
 
 # Parameter counting needs shapes only. Modules built on the meta device allocate no memory, so
 # even d_model = 65536 (17 GB of real float32 weights per attention block) counts instantly.
@@ -17,6 +17,9 @@ META = torch.device("meta")
 # Below this many dimensions per head, a query·key dot product compares too few numbers for
 # unrelated tokens to look clearly unrelated (see the "typical |cos|" column of head_split).
 NARROW_HEAD_DIM = 8
+# The context the last query reads in head_split: wider than a 128-dimension head, so a head
+# that attended only head_dim tokens would show it.
+REACH_TOKENS = 256
 
 
 def _check_heads(d_model: int, n_heads: int) -> int:
@@ -134,6 +137,16 @@ def _chance_cosine(module: MultiHeadAttention, a: torch.Tensor, b: torch.Tensor)
     return cos.abs().mean().item()
 
 
+def _fewest_keys_attended(ctx: Context, n_heads: int, head_dim: int) -> int:
+    """The fewest keys any head's last query gives weight to, over REACH_TOKENS causal tokens:
+    each head has its own q and k of width head_dim, and the same tokens to read."""
+    q = ctx.randn(1, n_heads, 1, head_dim)  # [batch, heads, the last query, hd]
+    k = ctx.randn(1, n_heads, REACH_TOKENS, head_dim)  # [batch, heads, every earlier token, hd]
+    # The last position may see every earlier key under a causal mask: no key is masked.
+    _, weights = scaled_dot_product_attention(q, k, torch.zeros_like(k))
+    return int((weights[0, :, 0] > 0).sum(dim=-1).min())  # per head: keys with weight
+
+
 def head_split(ctx: Context, *, d_model: int, n_heads: int) -> Result:
     head_dim = _check_heads(d_model, n_heads)
     ctx.progress(0.05, f"splitting a {d_model}-wide activation into {n_heads} heads")
@@ -191,6 +204,7 @@ def head_split(ctx: Context, *, d_model: int, n_heads: int) -> Result:
         "chance_cosine": round(chance[n_heads], 4),
         "split_roundtrip_exact": roundtrip_exact,
         "max_heads_wide_enough": max(wide_enough) if wide_enough else 0,
+        "keys_attended_per_head": _fewest_keys_attended(ctx, n_heads, head_dim),
     }
     table = Table(
         title=f"Splitting d_model = {d_model} across heads (no biases)",

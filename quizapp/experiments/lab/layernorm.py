@@ -10,7 +10,7 @@ from quizapp.experiments.lab.common import round_sig
 from quizapp.experiments.registry import VECTOR_LIMITS
 from quizapp.experiments.result import Result, Table
 from quizapp.experiments.spec import parse_numbers
-from quizapp.reference import BatchNorm, LayerNorm
+from quizapp.reference import BatchNorm, LayerNorm, count_parameters
 
 WARMUP_BATCHES = 10  # training batches BatchNorm sees before it is switched to eval mode
 
@@ -186,6 +186,8 @@ def norm_comparison(ctx: Context, *, d_model: int, batch_size: int) -> Result:
             "batchnorm_train_eval_gap": float((bn_a[0] - eval_a[0]).abs().max()),
             "batchnorm_padding_change": float((bn_padded[0] - bn_a[0]).abs().max()),
             "layernorm_padding_change": float((layernorm(padded)[0] - ln_a[0]).abs().max()),
+            # Counted on the module, not assumed: BatchNorm learns a scale and shift too.
+            "batchnorm_params": count_parameters(batchnorm),
         }
     ctx.progress(1.0, "done")
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import torch
 import torch.nn.functional as F
+from torch.utils.flop_counter import FlopCounterMode
 
 from quizapp.experiments.context import Context
 from quizapp.experiments.lab.common import round_sig
@@ -13,11 +16,14 @@ from quizapp.reference import (
     DTYPES,
     PRESETS,
     KVCache,
+    ModelConfig,
     MultiHeadAttention,
+    build_model,
     count_parameters,
     grouped_query_attention,
     kv_cache_bytes,
     reach_after_layers,
+    repeat_kv,
     sliding_window_mask,
 )
 from quizapp.wording import plural
@@ -45,6 +51,33 @@ def _cache_bytes(n_layers: int, n_kv: int, head_dim: int, seq: int, batch: int, 
     with META:
         cache = KVCache(n_layers, n_kv, head_dim, seq, batch=batch, dtype=DTYPES[dtype])
     return cache.nbytes()
+
+
+def _score_flops(n_heads: int, n_kv: int, head_dim: int, seq: int) -> int:
+    """FLOPs of one new token's scores QKᵀ in one layer against `seq` cached keys, counted by
+    torch's FlopCounterMode on meta tensors: each of the n_heads query heads meets its group's
+    shared key head (repeat_kv, as the reference attention does it)."""
+    q = torch.empty(1, n_heads, 1, head_dim, device=META)  # [batch, heads, new token, hd]
+    k = torch.empty(1, n_kv, seq, head_dim, device=META)  # [batch, kv_heads, cached, hd]
+    with FlopCounterMode(display=False) as counter:
+        q @ repeat_kv(k, n_heads // n_kv).transpose(-2, -1)
+    return counter.get_total_flops()
+
+
+def _layer_kv_bytes_per_token(cfg: ModelConfig, dtype: str) -> int:
+    """Bytes of K and V one decoder layer produces per token, measured: a one-layer decoder of
+    cfg's shape (Llama layout) is built on the meta device and runs two tokens while forward
+    hooks read what every k_proj and v_proj outputs, which is what a cache keeps."""
+    model = build_model(dataclasses.replace(cfg, family="llama", n_layers=1), device=META)
+    numbers: list[int] = []
+    for module in model.modules():
+        if isinstance(module, MultiHeadAttention):
+            for proj in (module.k_proj, module.v_proj):
+                proj.register_forward_hook(lambda _m, _a, out: numbers.append(out.numel()))
+    tokens = 2
+    with torch.no_grad():
+        model(torch.zeros(1, tokens, dtype=torch.long, device=META))
+    return sum(numbers) // tokens * kv_cache_bytes(1, 1, 1, 1, 1, dtype) // 2
 
 
 def kv_cache(
@@ -91,6 +124,18 @@ def kv_cache(
         else kv_cache_bytes(layers, kv, width, window, batch, dtype)
     )
     element = kv_cache_bytes(1, 1, 1, 1, 1, dtype) // 2
+    score_flops = layers * _score_flops(heads, kv, width, seq_len)
+    # The model the cache belongs to, then the same with a wider vocabulary or FFN.
+    shape = dataclasses.replace(cfg, d_model=heads * width, n_heads=heads, n_kv_heads=kv)
+    measured = {
+        name: _layer_kv_bytes_per_token(dataclasses.replace(shape, **change), dtype)
+        for name, change in (
+            ("as built", {}),
+            ("vocab doubled", {"vocab_size": 2 * cfg.vocab_size}),
+            ("d_ff doubled", {"d_ff": 2 * cfg.d_ff}),
+        )
+    }
+    mha_score_flops = layers * _score_flops(heads, heads, width, seq_len)
     values: dict[str, int | float | bool | str] = {
         "kv_cache_bytes": total,
         "kv_cache_gib": round_sig(total / GIB, 6),
@@ -101,6 +146,11 @@ def kv_cache(
         "gqa_saving": mha / total,
         "rolling_buffer_bytes": rolling,
         "formula_agrees": formula == total,
+        "score_flops_per_token": score_flops,
+        "mha_score_flops_per_token": mha_score_flops,
+        "layer_kv_bytes_per_token": measured["as built"],
+        "layer_kv_bytes_per_token_vocab_doubled": measured["vocab doubled"],
+        "layer_kv_bytes_per_token_d_ff_doubled": measured["d_ff doubled"],
         "dtype_bytes": element,
         "n_layers": layers,
         "n_heads": heads,

@@ -32,6 +32,38 @@ BATCH, SEQ = 2, 16  # tokens pushed through ln_placement's stacks
 POSITIONS = ("post", "pre")
 
 
+def _silenced(_module: nn.Module, _args: Any, output: Any) -> Any:
+    """A forward hook that zeroes a sub-layer's output (attention's, not its weights)."""
+    if isinstance(output, tuple):
+        return (torch.zeros_like(output[0]), *output[1:])
+    return torch.zeros_like(output)
+
+
+def residual_count(stack: TransformerStack, x: Tensor, other: Tensor) -> int:
+    """Sub-layers wrapped in a residual connection, found by silencing each in turn: with its
+    output zeroed, a block still tells inputs x and other apart only through a residual."""
+    count = 0
+    with torch.no_grad():
+        for block in stack.blocks:
+            for sublayer in (block.attn, block.ffn):
+                handle = sublayer.register_forward_hook(_silenced)
+                try:
+                    count += bool((block(x) - block(other)).abs().max() > 1e-6)
+                finally:
+                    handle.remove()
+    return count
+
+
+def affine_norm_count(stack: nn.Module) -> int:
+    """LayerNorms that carry both a learned scale and a learned shift."""
+    return sum(
+        isinstance(m, LayerNorm)
+        and isinstance(m.weight, nn.Parameter)
+        and isinstance(m.bias, nn.Parameter)
+        for m in stack.modules()
+    )
+
+
 def _dtype(ctx: Context) -> torch.dtype:
     return torch.float32 if ctx.device.type == "mps" else torch.float64
 
@@ -192,6 +224,8 @@ def ln_placement(ctx: Context, *, n_layers: int, d_model: int) -> Result:
         p: sum(isinstance(m, nn.LayerNorm) for m in theirs[p].modules()) for p in POSITIONS
     }
     final = {p: [label for index, label in traces[p] if index is None] for p in POSITIONS}
+    other = ctx.randn(BATCH, SEQ, d_model, dtype=dtype)  # a second input, for residual_count
+    residuals = {p: residual_count(stacks[p], x, other) for p in POSITIONS}
 
     out = outputs["post"]
     token_mean = out.mean(dim=-1).abs().max()
@@ -202,6 +236,10 @@ def ln_placement(ctx: Context, *, n_layers: int, d_model: int) -> Result:
         "n_layers": n_layers,
         "post_ln_norm_count": norm_counts["post"],
         "pre_ln_norm_count": norm_counts["pre"],
+        "post_ln_affine_norm_count": affine_norm_count(stacks["post"]),
+        "pre_ln_affine_norm_count": affine_norm_count(stacks["pre"]),
+        "post_ln_residual_count": residuals["post"],
+        "pre_ln_residual_count": residuals["pre"],
         "torch_post_ln_norm_count": torch_norm_counts["post"],
         "torch_pre_ln_norm_count": torch_norm_counts["pre"],
         "post_ln_has_final_norm": final["post"] == ["LayerNorm"],

@@ -8,19 +8,24 @@ to rounding" shows up as ~1e-15 rather than ~1e-7.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import torch
 from torch import Tensor
 
 from quizapp.experiments.context import Context
+from quizapp.experiments.lab.common import glorot_normal_
 from quizapp.experiments.result import Result, Series, Table
 from quizapp.experiments.spec import ArgumentError
 from quizapp.reference import (
     LearnedPositionalEmbedding,
+    MultiHeadAttention,
     PositionOutOfRange,
     RotaryEmbedding,
     SinusoidalPositionalEncoding,
+    TransformerBlock,
     count_parameters,
+    scaled_dot_product_attention,
     sinusoidal_encoding,
 )
 
@@ -37,6 +42,52 @@ def float_dtype(ctx: Context) -> torch.dtype:
 def rounding_tolerance(dtype: torch.dtype, scale: float = 1.0) -> float:
     """Below this a difference is rounding, not signal."""
     return (1e-9 if dtype == torch.float64 else 1e-3) * max(1.0, scale)
+
+
+LAYER_TOKENS = 6  # tokens through the RoPE attention layer: enough for a mix of values
+POSITION_SHIFT = 100  # every token moved this far: the offsets between them stay the same
+
+
+def _layer_shift_changes(
+    ctx: Context, head_dim: int, base: float, dtype: torch.dtype
+) -> tuple[float, float]:
+    """How much a one-head RoPE attention layer's output moves when every token is shifted by
+    POSITION_SHIFT positions: the reference layer as it is (RoPE on Q and K), and the same
+    layer with V rotated too. Shifting keeps every offset, so only a rotated V can move it."""
+    with torch.device("meta"):
+        layer = MultiHeadAttention(head_dim, 1, bias=False)
+    layer = layer.to_empty(device=ctx.device).to(dtype)
+    glorot_normal_(layer, ctx)
+    rope = RotaryEmbedding(head_dim, base=base)
+    x = ctx.randn(1, LAYER_TOKENS, head_dim, dtype=dtype)  # [batch, seq, d]
+    first = torch.arange(LAYER_TOKENS, device=ctx.device)
+
+    def reference(positions: Tensor) -> Tensor:
+        return layer(x, causal=True, rope=rope, positions=positions)[0]
+
+    def values_rotated_too(positions: Tensor) -> Tensor:
+        def heads(proj: torch.nn.Linear) -> Tensor:  # [1, 1, seq, head_dim], RoPE applied
+            return rope(proj(x)[:, None], positions)
+
+        out, _ = scaled_dot_product_attention(
+            heads(layer.q_proj), heads(layer.k_proj), heads(layer.v_proj), causal=True
+        )
+        return layer.out_proj(out[:, 0])
+
+    def change(attend: Callable[[Tensor], Tensor]) -> float:
+        return float((attend(first) - attend(first + POSITION_SHIFT)).abs().max())
+
+    return change(reference), change(values_rotated_too)
+
+
+def _causal_mask_params(d_model: int) -> int:
+    """Parameters a causal mask adds to a block: a decoder block (causal) less the same encoder
+    block, both built on the meta device."""
+    with torch.device("meta"):
+        decoder, encoder = (
+            TransformerBlock(d_model, 1, 4 * d_model, causal=c) for c in (True, False)
+        )
+    return count_parameters(decoder) - count_parameters(encoder)
 
 
 def learned_table(
@@ -96,6 +147,9 @@ def rope_relative(ctx: Context, *, head_dim: int, offset: int, base: float) -> R
         shift = shift.to(device=device, dtype=dtype)
         sinusoidal_error = float((pe[:span] @ shift - pe[offset:]).abs().max())
 
+        ctx.progress(0.8, "shifting every token through a RoPE attention layer")
+        layer_change, rotated_v_change = _layer_shift_changes(ctx, head_dim, base, dtype)
+
     scale = float(q.norm() * k.norm())
     tol = rounding_tolerance(dtype, scale)
     values: dict[str, float | int | bool | str] = {
@@ -109,6 +163,8 @@ def rope_relative(ctx: Context, *, head_dim: int, offset: int, base: float) -> R
         "rotated_query_spread": query_spread,
         "absolute_positions_differ": query_spread > tol,
         "sinusoidal_offset_error": sinusoidal_error,
+        "layer_shift_change": layer_change,
+        "rotated_values_shift_change": rotated_v_change,
         "tolerance": tol,
     }
     rows = [
@@ -243,6 +299,8 @@ def positional_extrapolation(
         # Counted from the modules: the formula has nothing to learn; the table is all learned.
         "sinusoidal_params": count_parameters(sinusoidal),
         "learned_params": count_parameters(learned),
+        "rope_params": count_parameters(RotaryEmbedding(d_model)),
+        "causal_mask_params": _causal_mask_params(d_model),
         "learned_rows": max_positions,
         "d_model": d_model,
     }

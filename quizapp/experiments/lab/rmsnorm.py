@@ -47,6 +47,9 @@ def rmsnorm(
     y_rms, y_ln = plain_rms(x), plain_ln(x)  # [tokens, d]
     torch_rms_diff = _max_diff(rms(x), torch_rms(x))
     torch_ln_diff = _max_diff(ln(x), torch_ln(x))
+    # Each token normalised alone, as a batch of one, against the same token in the batch: a
+    # norm that reads the batch (BatchNorm) would move here; one that reads the token would not.
+    alone = torch.cat([rms(x[i : i + 1]) for i in range(n_tokens)])
     values: dict[str, int | float | bool | str] = {
         "input_mean": float(x.mean()),
         "rmsnorm_output_mean": float(y_rms.mean(-1).mean()),
@@ -57,6 +60,7 @@ def rmsnorm(
         "layernorm_shift_change": _max_diff(plain_ln(x), plain_ln(noise)),
         "rmsnorm_scale_change": _max_diff(plain_rms(SCALE * x), y_rms),
         "layernorm_scale_change": _max_diff(plain_ln(SCALE * x), y_ln),
+        "rmsnorm_batch_change": _max_diff(rms(x), alone),
         "rmsnorm_params": count_parameters(rms),
         "layernorm_params": count_parameters(ln),
         "torch_rmsnorm_max_abs_diff": torch_rms_diff,
@@ -77,6 +81,7 @@ def rmsnorm(
             (f"change when the input is ×{SCALE:g}", round_sig(v["rmsnorm_scale_change"]),
              round_sig(v["layernorm_scale_change"])),
             ("parameters", v["rmsnorm_params"], v["layernorm_params"]),
+            ("change when each token is normalised alone", v["rmsnorm_batch_change"], ""),
             ("max |ours − torch.nn|", torch_rms_diff, torch_ln_diff),
         ),
     )  # fmt: skip

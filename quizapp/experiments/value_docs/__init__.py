@@ -29,6 +29,7 @@ UNITS = (
     "layers",
     "heads",
     "LayerNorms",
+    "sub-layers",
     "words",
     "rows",
     "pairs",

@@ -48,6 +48,10 @@ ATTENTION: dict[str, dict[str, tuple[str, str]]] = {
             "heads",
             "the most heads tried whose head_dim is more than 8 dimensions (0 if none)",
         ),
+        "keys_attended_per_head": (
+            "tokens",
+            "fewest keys any head's last query weighs, of 256 causal tokens (256: every head reads all)",
+        ),
     },
     "model_params": {
         "total": ("parameters", "the whole model, a tied weight counted once"),
@@ -161,6 +165,26 @@ ATTENTION: dict[str, dict[str, tuple[str, str]]] = {
             "the cache keeping only the preset's sliding window (kv_cache_bytes if none)",
         ),
         "formula_agrees": ("bool", "the bytes counted equal the formula"),
+        "score_flops_per_token": (
+            "FLOPs",
+            "one new token's QKᵀ against seq_len cached keys, all layers (counted by FlopCounterMode)",
+        ),
+        "mha_score_flops_per_token": (
+            "FLOPs",
+            "the same with one key/value head per query head (multi-head attention)",
+        ),
+        "layer_kv_bytes_per_token": (
+            "bytes",
+            "K and V one layer of the model outputs per token, read by hooks on a forward pass",
+        ),
+        "layer_kv_bytes_per_token_vocab_doubled": (
+            "bytes",
+            "the same, measured on the model with twice the vocabulary",
+        ),
+        "layer_kv_bytes_per_token_d_ff_doubled": (
+            "bytes",
+            "the same, measured on the model with twice the feed-forward width d_ff",
+        ),
         "dtype_bytes": ("bytes", "size of one number in dtype"),
         "n_layers": ("layers", "layers cached (the argument, or the preset's)"),
         "n_heads": ("heads", "query heads (the argument, or the preset's)"),

@@ -90,6 +90,10 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
             "",
             "the token's LayerNorm change when the batch is padded with zero tokens (0)",
         ),
+        "batchnorm_params": (
+            "parameters",
+            "BatchNorm's learned scale and shift, counted on the module: 2 × d_model",
+        ),
     },
     "gradient_flow": {
         "post_ln_last_ffn_grad": (
@@ -170,6 +174,22 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
     "ln_placement": {
         "post_ln_norm_count": ("LayerNorms", "in the Post-LN stack: 2 per block, no final one"),
         "pre_ln_norm_count": ("LayerNorms", "in the Pre-LN stack: 2 per block plus a final one"),
+        "post_ln_affine_norm_count": (
+            "LayerNorms",
+            "Post-LN LayerNorms with a learned scale and shift (all of them)",
+        ),
+        "pre_ln_affine_norm_count": (
+            "LayerNorms",
+            "Pre-LN LayerNorms with a learned scale and shift (all of them)",
+        ),
+        "post_ln_residual_count": (
+            "sub-layers",
+            "Post-LN sub-layers whose block, with them silenced, still passes its input on",
+        ),
+        "pre_ln_residual_count": (
+            "sub-layers",
+            "the same in the Pre-LN stack: a residual around each of the 2 per block",
+        ),
         "pre_ln_has_final_norm": ("bool", "a LayerNorm runs after the last Pre-LN block"),
         "post_ln_has_final_norm": ("bool", "a LayerNorm runs after the last Post-LN block"),
         "post_ln_output_is_normalized": (
@@ -272,6 +292,10 @@ NORMALIZATION: dict[str, dict[str, tuple[str, str]]] = {
         "layernorm_scale_change": (
             "",
             "largest change in LayerNorm's output when the input is multiplied by 10 (about 0)",
+        ),
+        "rmsnorm_batch_change": (
+            "",
+            "largest change in RMSNorm's output for a token normalised alone instead of in its batch",
         ),
         "rmsnorm_params": ("parameters", "RMSNorm's: a gain per feature, d_model"),
         "layernorm_params": (

@@ -50,6 +50,15 @@ POSITIONS: dict[str, dict[str, tuple[str, str]]] = {
         "other_offset": ("positions", "the second offset compared: offset + 1"),
         "score_at_other_offset": ("", "q·k after RoPE, key at 0 and query at offset + 1"),
         "other_offset_deviation": ("", "spread of q·k at offset + 1 across the key positions"),
+        "layer_shift_change": (
+            "",
+            "largest change in a RoPE attention layer's output when every token moves 100 "
+            "positions (about 0: V is not rotated)",
+        ),
+        "rotated_values_shift_change": (
+            "",
+            "the same change when the layer rotates V as well as Q and K",
+        ),
         "rotated_query_spread": (
             "",
             "largest difference between the rotated queries at the five positions",
@@ -72,6 +81,11 @@ POSITIONS: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "sinusoidal_params": ("parameters", "the sinusoidal encoding's (a formula: 0)"),
         "learned_params": ("parameters", "the learned table's: max_positions × d_model"),
+        "rope_params": ("parameters", "a RotaryEmbedding's, one d_model wide (fixed angles: 0)"),
+        "causal_mask_params": (
+            "parameters",
+            "a causal decoder block's less the same block without the mask (a pattern: 0)",
+        ),
         "learned_rows": ("rows", "rows in the learned table: max_positions"),
         "d_model": ("dimensions", "width of each position vector"),
     },
