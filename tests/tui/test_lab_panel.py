@@ -16,14 +16,19 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
-from textual_plot import PlotWidget
+from textual_plot import NumericAxisFormatter, PlotWidget
 
 from quizapp.bank.model import ComputeSpec, Location
 from quizapp.experiments.context import Cancelled
 from quizapp.experiments.result import Result
 from quizapp.tui.components.lab_service import LabService
 from quizapp.tui.widgets.lab_panel import NO_COMPUTATION, WARMING_UP, LabPanel
-from quizapp.tui.widgets.result_view import LogAxisFormatter, format_value
+from quizapp.tui.widgets.result_view import (
+    CompactAxisFormatter,
+    LogAxisFormatter,
+    compact_number,
+    format_value,
+)
 
 SIZE = (80, 24)
 
@@ -315,6 +320,24 @@ def test_starts_empty_and_unknown_names_do_not_crash(lab: LabService) -> None:
 )
 def test_format_value(raw: bool | int | float | str, shown: str) -> None:
     assert format_value(raw) == shown
+
+
+PLOT_MARGIN = 10  # textual-plot's left margin: a tick label and the axis character
+
+
+def test_large_ticks_fit_the_margin_and_read_as_their_values() -> None:
+    # Written whole, 500,000,000 lost its last digits: '50,000,00' read as five million.
+    ticks, labels = CompactAxisFormatter().get_ticks_and_labels(0.0, 5.4e8)
+    assert all(len(label) < PLOT_MARGIN for label in labels)
+    for tick, label in zip(ticks, labels, strict=True):
+        number, suffix = (label[:-1], label[-1]) if label[-1] in "kMGT" else (label, "")
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[suffix]
+        assert float(number.replace(",", "")) * scale == pytest.approx(tick, rel=5e-3)
+    assert compact_number(99_999) == "99,999" and compact_number(123_456) == "123k"
+    _, small = CompactAxisFormatter().get_ticks_and_labels(0.0, 1.0)
+    assert small == NumericAxisFormatter().get_ticks_and_labels(0.0, 1.0)[1]  # as before
+    _, logs = LogAxisFormatter().get_ticks_and_labels(8.1, 8.8)
+    assert all(len(label) < PLOT_MARGIN for label in logs)
 
 
 def test_log_axis_ticks_read_as_values() -> None:

@@ -67,6 +67,28 @@ def _cell(value: Value) -> Text:
     return Text(format_value(value), justify="right" if numeric else "left")
 
 
+_SI_STEPS = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+COMPACT_FROM = 1e5  # below this a tick is written whole (99,999 fits the margin)
+
+
+def compact_number(value: float) -> str:
+    """`500M`, `1.5G`, `20k`: a tick that fits the plot's 10-column margin. Written whole,
+    500,000,000 lost its last digits there, and '50,000,00' reads as five million."""
+    for size, suffix in _SI_STEPS:
+        if abs(value) >= size and abs(value) >= COMPACT_FROM:
+            return f"{value / size:.3g}{suffix}"
+    return format_value(float(f"{value:.3g}")) if value != int(value) else f"{int(value):,}"
+
+
+class CompactAxisFormatter(NumericAxisFormatter):
+    """textual-plot's nice ticks, labelled compactly where a whole number would not fit."""
+
+    def get_labels_for_ticks(self, ticks: Sequence[float]) -> list[str]:
+        if not ticks or max(abs(t) for t in ticks) < COMPACT_FROM:
+            return super().get_labels_for_ticks(ticks)
+        return [compact_number(t) for t in ticks]
+
+
 class LogAxisFormatter(NumericAxisFormatter):
     """Ticks for a log10-transformed axis, labelled with the values they stand for.
 
@@ -91,7 +113,7 @@ class LogAxisFormatter(NumericAxisFormatter):
             if abs(tick - exponent) < 1e-9 and not -2 <= exponent <= 3:
                 labels.append("10" + str(exponent).translate(_SUPERSCRIPT))
             else:
-                labels.append(format_value(float(f"{10**tick:.3g}")))
+                labels.append(compact_number(float(f"{10**tick:.3g}")))
         return labels
 
 
@@ -147,8 +169,8 @@ class SeriesPlot(PlotWidget, can_focus=False):
             # of its points, so the lines differ by more than colour.
             xs, marked = marked_points(series.x, ys, i, len(lines))
             self.scatter(xs, marked, marker=marker_for(i), marker_style=colours[i % len(colours)])
-        if series.log_y:
-            self.set_y_formatter(LogAxisFormatter())
+        self.set_y_formatter(LogAxisFormatter() if series.log_y else CompactAxisFormatter())
+        self.set_x_formatter(CompactAxisFormatter())
 
     def caption(self) -> Text:
         """What the axes are, and a key to the lines in their colours."""
