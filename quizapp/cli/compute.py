@@ -185,10 +185,14 @@ def _render(result: Result) -> None:
     console.print(values)
     for table in [t for t in (result.table, *result.extra_tables) if t is not None]:
         rich_table = Table(
-            title=literal(table.title) if table.title else None, title_justify="left"
+            title=literal(table.title) if table.title else None,
+            title_justify="left",
+            show_edge=False,  # two more columns for the numbers at 80
+            collapse_padding=True,
         )
-        for column in table.columns:
-            rich_table.add_column(literal(column))
+        for index, column in enumerate(table.columns):
+            cells = [row[index] for row in table.rows if index < len(row)]
+            rich_table.add_column(literal(column), **_column_fit(cells))
         for row in table.rows:
             rich_table.add_row(*(literal(cell) for cell in row))
         console.print(rich_table)
@@ -199,9 +203,9 @@ def _render(result: Result) -> None:
             title=literal(f"series: {series.y_label or 'y'} by {series.x_label}"),
             title_justify="left",
         )
-        rich_table.add_column(literal(series.x_label))
-        for line in series.lines:
-            rich_table.add_column(literal(line), justify="right")
+        rich_table.add_column(literal(series.x_label), **_column_fit(series.x))
+        for line, ys in series.lines.items():
+            rich_table.add_column(literal(line), **_column_fit(ys))
         for i in range(0, len(series.x), step):
             rich_table.add_row(
                 literal(series.x[i]), *(literal(ys[i]) for ys in series.lines.values())
@@ -209,6 +213,17 @@ def _render(result: Result) -> None:
         console.print(rich_table)
     # The summary is Markdown the computation wrote (it escapes any words it quotes).
     console.print(Markdown(terminal_safe(result.summary, multiline=True)))
+
+
+def _column_fit(cells: object) -> dict[str, object]:
+    """A column of numbers keeps every digit at any width (its header wraps instead; cut, a
+    67,108,864 read '67,108,8…'); a column of words wraps rather than ending in '…'."""
+    values = list(cells)  # type: ignore[call-overload]
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if values and len(numbers) == len(values):
+        widest = max(len(_fmt(v)) for v in numbers)
+        return {"justify": "right", "overflow": "fold", "min_width": widest}
+    return {"overflow": "fold"}
 
 
 def main_error(message: str) -> int:
