@@ -107,7 +107,8 @@ def test_compute_prints_markup_in_an_argument_literally() -> None:
     out = result.stdout.decode()
     assert "sentence=[bold red]x[/] y" in " ".join(out.split())  # the title wraps
     assert "“[bold red]x[/] y”" in " ".join(out.split())  # quoted in the summary
-    assert "│ [bold" in out and "red]x[/] │" in out  # the word table's cell
+    # The word table's first cell, shown literally (it wraps over two rows, before a │).
+    assert " [bold    │" in out and " red]x[/] │" in out
     assert b"Error" not in result.stderr and b"Traceback" not in result.stderr
 
 
