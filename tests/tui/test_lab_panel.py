@@ -116,6 +116,27 @@ def test_warming_up_then_values() -> None:
     drive(app, scenario)
 
 
+def test_each_value_shows_its_unit_and_meaning_not_its_identifier(lab: LabService) -> None:
+    from quizapp.experiments.value_docs import VALUE_DOCS
+
+    app = Harness(lab, compute("mha_params"))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: len(app.completed) == 1)
+        table = app.query_one(".lab-values", DataTable)
+        assert [str(c.label) for c in table.columns.values()] == ["result", "unit", "what it is"]
+        docs = VALUE_DOCS["mha_params"]
+        for name in app.completed[0].result.values:
+            unit, meaning = docs[name]
+            cells = [str(cell) for cell in table.get_row(name)]
+            assert cells[2] == meaning, name
+            assert cells[1] in (unit, "", "×"), name
+            assert name not in cells[1:] or name == meaning, name  # words, not the identifier
+        assert str(table.get_cell("params_multi_head", "unit")) == "parameters"
+
+    drive(app, scenario)
+
+
 def test_mha_defaults_then_rerun_with_sixteen_heads(lab: LabService) -> None:
     app = Harness(lab, compute("mha_params"))
 

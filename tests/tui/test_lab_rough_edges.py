@@ -72,7 +72,7 @@ def test_an_argument_the_computation_refuses_keeps_the_last_result() -> None:
         panel = screen.query_one(LabPanel)
         await run_settled(pilot, panel)
         values = panel.query_one(".lab-values", DataTable)
-        kept = [str(values.get_row_at(i)[1]) for i in range(values.row_count)]
+        kept = [str(values.get_row_at(i)[0]) for i in range(values.row_count)]
 
         swapped = screen.query_one("#arg-swapped", Input)
         swapped.focus()
@@ -83,7 +83,7 @@ def test_an_argument_the_computation_refuses_keeps_the_last_result() -> None:
         await wait_for(pilot, lambda: "swapped" in str(error.content) and not panel.running)
 
         shown = panel.query_one(".lab-values", DataTable)
-        assert [str(shown.get_row_at(i)[1]) for i in range(shown.row_count)] == kept
+        assert [str(shown.get_row_at(i)[0]) for i in range(shown.row_count)] == kept
         assert FIX_ARGUMENT in str(panel.query_one("#lab-status", Static).content)
         assert panel.has_class("-stale")  # dimmed, and labelled with its own arguments
         assert on_screen(pilot, "results for sentence=dog bites man")

@@ -14,7 +14,7 @@ arrow keys then scroll it sideways).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 from textual import on
@@ -190,6 +190,29 @@ class SeriesPlot(PlotWidget, can_focus=False):
         return text
 
 
+# The number first, so that no words push it off an 80-column screen; then its unit and what
+# it is in words (the registry's value docs), wrapped in columns of fixed width so that the
+# table fits the lab's 72 columns at 80x24. The name a claim uses is the row's key (Enter on a
+# row says how it was derived, under that name).
+VALUE_COLUMNS = ("result", "unit", "what it is")
+VALUE_WIDTHS = {"result": 22, "unit": 11, "what it is": 28}
+
+
+def value_rows(computation: str, values: Mapping[str, Value]) -> list[tuple[Value, ...]]:
+    """(value, unit, meaning) per value: a student reads words, not identifiers."""
+    from quizapp.experiments.value_docs import VALUE_DOCS
+
+    docs = VALUE_DOCS.get(computation, {})
+    rows: list[tuple[Value, ...]] = []
+    for name, value in values.items():
+        unit, meaning = docs.get(name, ("", ""))
+        shown_unit = "" if unit in ("bool", "text", "ratio") else unit
+        if unit == "ratio":
+            shown_unit = "×"
+        rows.append((value, shown_unit, meaning or name.replace("_", " ")))
+    return rows
+
+
 class ResultTable(DataTable):
     """A read-only table that fills itself once mounted (DataTable wants to be live first).
 
@@ -204,9 +227,11 @@ class ResultTable(DataTable):
         rows: Sequence[Sequence[Value]],
         *,
         keys: Sequence[str] | None = None,
+        widths: Mapping[str, int] | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(classes=classes, cursor_type="none", zebra_stripes=True)
+        self._widths = dict(widths or {})  # columns whose text wraps at a fixed width
         self._columns = tuple(columns)
         self._rows = tuple(tuple(row) for row in rows)
         self._keys = tuple(keys) if keys is not None else None
@@ -215,12 +240,20 @@ class ResultTable(DataTable):
         for index, column in enumerate(self._columns):
             # A computation's table may repeat a heading (two "weight"s); keys must be unique.
             repeated = self._columns.count(column) > 1
-            self.add_column(literal(column), key=f"{index}:{column}" if repeated else column)
+            self.add_column(
+                literal(column),
+                width=self._widths.get(column),
+                key=f"{index}:{column}" if repeated else column,
+            )
         width = len(self._columns)
         for i, row in enumerate(self._rows):
             # Pad or trim a ragged row rather than let DataTable refuse the whole table.
             cells = [_cell(v) for v in row[:width]] + [Text("")] * (width - len(row))
-            self.add_row(*cells, key=self._keys[i] if self._keys else None)
+            self.add_row(
+                *cells,
+                key=self._keys[i] if self._keys else None,
+                height=None if self._widths else 1,  # wrapped text takes the lines it needs
+            )
 
     def on_resize(self) -> None:
         # A table that fits has nothing to scroll, so it is no focus stop; a wider one is, so
@@ -282,9 +315,10 @@ class ResultView(Vertical):
             widgets.append(Static(CACHED_NOTE, classes="lab-cached-note"))
         widgets += [
             ResultTable(
-                ("value", "result"),
-                [(name, value) for name, value in result.values.items()],
+                VALUE_COLUMNS,
+                value_rows(result.name, result.values),
                 keys=list(result.values),
+                widths=VALUE_WIDTHS,
                 classes="lab-values",
             ),
             BankMarkdown(result.summary, classes="lab-summary"),
