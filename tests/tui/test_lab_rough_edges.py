@@ -49,6 +49,9 @@ def test_the_bottom_of_a_long_result_is_reached_by_the_page_keys() -> None:
         bottom = str(last_row[0]).strip()
         assert not on_screen(pilot, bottom)  # the result is longer than the screen
 
+        # Laid out whole first: the values table's wrapped rows find their heights after
+        # the tables are filled, and a key before that has nothing to scroll yet.
+        await wait_for(pilot, lambda: body.max_scroll_y > 0)
         await pilot.press("down")
         await wait_for(pilot, lambda: body.scroll_y > 0)
         for _ in range(30):  # PageDown until the page stops moving
