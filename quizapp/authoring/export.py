@@ -414,14 +414,11 @@ def question_row(question: Question, order: ExportOrder = DEFAULT_EXPORT_ORDER) 
 
 def deck_cells(deck: Deck) -> dict[str, str]:
     """The `deck_*` cells every row of the deck's questions carries (csv_import.settings)."""
-    return {
-        "deck_id": deck.id,
-        "deck_title": deck.title,
-        "deck_topic": deck.topic,
-        "deck_domain": deck.domain,
-        "deck_exam_weight": format_csv_number(deck.exam_weight),
-        "deck_description": deck.description or "",
-    }
+    # The JSON export's fields, one list of them: a new deck setting reaches both formats.
+    cells = {f"deck_{key}": value for key, value in deck_json(deck).items()}
+    cells["deck_exam_weight"] = format_csv_number(deck.exam_weight)
+    cells["deck_description"] = deck.description or ""
+    return cells
 
 
 def export_csv(

@@ -43,18 +43,13 @@ from quizapp.bank.model import (
     TrueFalseQuestion,
 )
 from quizapp.bank.validate_keys import ties
+from quizapp.bank.variants import variant_suffix as _variant
 
 KeyStatus = Literal["proven", "judged"]
 
 
 def _at(location: Location, code: str, message: str) -> Diagnostic:
     return Diagnostic(location.path, location.line, location.column, "error", code, message)
-
-
-def _variant(question: Question) -> str:
-    if not question.assignment:
-        return ""
-    return " (with " + ", ".join(f"{k}={v}" for k, v in question.assignment.items()) + ")"
 
 
 def has_ties(question: Question) -> bool:

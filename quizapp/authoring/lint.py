@@ -27,16 +27,11 @@ from quizapp.authoring.evaluation import (
 from quizapp.authoring.item_writing import check_item_writing
 from quizapp.authoring.key_claims import KeyTally, has_ties, judge_ties, unknown_tie_names
 from quizapp.authoring.lessons import Lessons, checkable_sources, unknown_sources
-from quizapp.authoring.second_runs import (
-    lookup,
-    second_run_args,
-    second_run_problems,
-    variant_suffix,
-)
+from quizapp.authoring.second_runs import lookup, second_run_args, second_run_problems
 from quizapp.bank import Bank, Diagnostic, Location, NumericQuestion, Question, load_bank
 from quizapp.bank.claim_checks import check, claim_scope, unknown_name_message, unknown_names
 from quizapp.bank.claims import SecondRuns, parse_claim
-from quizapp.bank.variants import texts
+from quizapp.bank.variants import texts, variant_suffix
 from quizapp.experiments.discover import unknown_name_hint
 from quizapp.experiments.registry import COMPUTATIONS, REGISTRY, get_spec
 from quizapp.experiments.spec import ArgumentError

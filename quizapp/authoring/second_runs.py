@@ -24,19 +24,13 @@ from quizapp.authoring.evaluation import BudgetedRuns, RunKey, Values, run_key
 from quizapp.bank import Diagnostic, Location, Question
 from quizapp.bank.claim_checks import question_claims, unknown_name_message
 from quizapp.bank.claims import ClaimError, SecondRuns, run_arguments
+from quizapp.bank.variants import variant_suffix
 from quizapp.experiments.registry import get_spec
 from quizapp.experiments.spec import ArgumentError
 
 
 def _at(location: Location, code: str, message: str) -> Diagnostic:
     return Diagnostic(location.path, location.line, location.column, "error", code, message)
-
-
-def variant_suffix(question: Question) -> str:
-    """' (with seq_len=256)' for a variant, '' otherwise: says which one a message is about."""
-    if not question.assignment:
-        return ""
-    return " (with " + ", ".join(f"{k}={v}" for k, v in question.assignment.items()) + ")"
 
 
 def second_run_problems(question: Question) -> list[Diagnostic]:
@@ -102,4 +96,4 @@ def lookup(question: Question, runs: BudgetedRuns) -> SecondRuns:
     return values
 
 
-__all__ = ["lookup", "second_run_args", "second_run_problems", "variant_suffix"]
+__all__ = ["lookup", "second_run_args", "second_run_problems"]

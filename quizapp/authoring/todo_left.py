@@ -31,12 +31,6 @@ def todo_places(location: Location, lines: list[str]) -> Iterator[tuple[int, int
         stripped = line.lstrip(" ")
         if number > start and stripped and len(line) - len(stripped) < indent:
             return  # the next question, or the end of the list
-        if (
-            number > start
-            and stripped.startswith("- id:")
-            and len(line) - len(stripped) <= indent - 2
-        ):
-            return
         column = line.find("TODO")
         if column >= 0 and not stripped.startswith("#"):  # a comment is not a text
             yield number + 1, column + 1, _key_of(lines, number, column, start)

@@ -139,6 +139,13 @@ def instantiate(question: Question, assignment: Mapping[str, Scalar]) -> Questio
     return replace(question, **changes)
 
 
+def variant_suffix(question: Question) -> str:
+    """' (with seq_len=256)' for a variant, '' otherwise: says which one a message is about."""
+    if not question.assignment:
+        return ""
+    return " (with " + ", ".join(f"{k}={v}" for k, v in question.assignment.items()) + ")"
+
+
 def texts(question: Question) -> Iterator[str]:
     """Every text a placeholder may appear in."""
     yield question.prompt

@@ -125,9 +125,7 @@ def render(stats: Stats, console: Console | None = None) -> None:
     overview.add_row("True retention", percent(retention) + retention_note)
     overview.add_row(
         "Answers",
-        f"{totals.reviews:,} all time: {totals.reviews - totals.practice:,} scheduled reviews,"
-        f" {totals.practice:,} practice; {totals.reviews_in_window:,} in the last"
-        f" {stats.days} days",
+        stats.answers_summary(),
     )
     overview.add_row("Accuracy", percent(totals.accuracy))
     overview.add_row(

@@ -149,6 +149,16 @@ class Stats:
         """Cards due by the end of today: due now (overdue included) and later today."""
         return self.due_forecast[0].due if self.due_forecast else self.totals.due_now
 
+    def answers_summary(self) -> str:
+        """ "15 all time: 5 scheduled reviews, 10 practice; 12 in the last 30 days": practice (a
+        quiz that leaves the schedule alone) apart from the answers that schedule cards."""
+        totals = self.totals
+        return (
+            f"{totals.reviews:,} all time: {totals.reviews - totals.practice:,} scheduled "
+            f"reviews, {totals.practice:,} practice; {totals.reviews_in_window:,} in the last "
+            f"{self.days} days"
+        )
+
     def due_summary(self) -> str:
         """ "18 now, 22 by the end of today": the two figures, each saying what it counts."""
         return f"{self.totals.due_now:,} now, {self.due_today:,} by the end of today"

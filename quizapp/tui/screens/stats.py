@@ -226,14 +226,9 @@ class StatsScreen(Screen[None]):
             if retention is not None
             else "(no answers to cards in review yet)",
         )
-        # In a student's words: practice (a quiz that leaves the schedule alone) apart from the
-        # answers that schedule their cards (drills, and quizzes while they reschedule).
-        scheduling = totals.reviews - totals.practice
         item(
             "Answers",
-            f"{totals.reviews:,} all time: {scheduling:,} scheduled reviews, "
-            f"{totals.practice:,} practice; {totals.reviews_in_window:,} in the last "
-            f"{stats.days} days",
+            stats.answers_summary(),
             f"(accuracy {percent(totals.accuracy)}, {plural(totals.study_days, 'day')} studied)",
         )
         suspended = f", {totals.suspended:,} suspended" if totals.suspended else ""
