@@ -294,8 +294,10 @@ def test_pending_answers_put_questions_on_the_missed_list_and_take_them_off(
     fixed = write("saved-miss", Rating.Good, PRACTICE, n=6)  # right now, still waiting
     drilled = write("saved-miss-2", Rating.Again, n=7)  # a drill schedules it
     view = PendingView(store, [wrong, fixed, drilled])
-    assert store.missed_in_practice_ids() == {"saved-miss", "saved-miss-2"}
-    assert view.missed_in_practice_ids() == {"waiting-miss"}
+    asked = {"saved-miss", "saved-miss-2", "waiting-miss"}
+    assert store.missed_in_practice_ids(asked) == {"saved-miss", "saved-miss-2"}
+    assert view.missed_in_practice_ids(asked) == {"waiting-miss"}
+    assert view.missed_in_practice_ids({"saved-miss-2"}) == set()  # only the ones asked about
 
 
 def test_a_pending_rerate_folds_into_the_card(writer: HistoryWriter, tmp_path: Path) -> None:

@@ -334,11 +334,14 @@ def test_missed_in_practice_is_the_latest_answer_wrong_in_practice(store: Histor
     # Answers within one millisecond: the one given last stands.
     answer(store, "same-instant", T0, kind=practice)
     answer(store, "same-instant", T0, wrong, kind=practice)
-    assert store.missed_in_practice_ids() == {"missed", "right-then-wrong", "same-instant"}
+    asked = {"missed", "then-right", "then-drilled", "right-then-wrong", "drilled-wrong"}
+    asked |= {"same-instant", "never-answered"}
+    assert store.missed_in_practice_ids(asked) == {"missed", "right-then-wrong", "same-instant"}
+    assert store.missed_in_practice_ids({"then-right", "right-then-wrong"}) == {"right-then-wrong"}
     answer(store, "missed", T0 + timedelta(minutes=2), kind=practice)
-    assert "missed" not in store.missed_in_practice_ids()
+    assert "missed" not in store.missed_in_practice_ids(asked)
     assert store.undo_last() == "missed"  # taken back: missed again
-    assert "missed" in store.missed_in_practice_ids()
+    assert "missed" in store.missed_in_practice_ids(asked)
 
 
 def test_review_rows_round_trip(store: HistoryStore) -> None:

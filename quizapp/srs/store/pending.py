@@ -9,7 +9,7 @@ answer changes no card, only the list of questions missed in practice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from quizapp.srs.memory.scheduling import Card, review
@@ -79,12 +79,13 @@ class PendingView:
     def known_ids(self) -> set[str]:
         return self.store.known_ids() | self.answered
 
-    def missed_in_practice_ids(self) -> set[str]:
+    def missed_in_practice_ids(self, question_ids: Iterable[str]) -> set[str]:
         """The store's missed list, with the waiting answers laid over it in order: a wrong
         practice answer puts its question on it, any other answer takes it off."""
-        missed = self.store.missed_in_practice_ids()
+        wanted = set(question_ids)
+        missed = self.store.missed_in_practice_ids(wanted)
         for write in self.pending:
-            if isinstance(write, AnswerWrite):
+            if isinstance(write, AnswerWrite) and write.question_id in wanted:
                 if write.kind == PRACTICE and not write.correct:
                     missed.add(write.question_id)
                 else:

@@ -76,8 +76,9 @@ def home_counts(
         ids = in_deck - hidden
         per_deck[deck.id] = (len(ids & due), len(ids - known))
     gone = known - bank
-    wrong = view.missed_in_practice_ids() - hidden
-    missed = tuple(q.id for deck in decks for q in deck.questions if q.id in wrong)
+    wrong = view.missed_in_practice_ids(bank - hidden)
+    # In bank order, a question in two decks once.
+    missed = tuple(dict.fromkeys(q.id for deck in decks for q in deck.questions if q.id in wrong))
     next_due = view.next_due(now, exclude=hidden | gone)
     midnight = tomorrow(now)
     return HomeCounts(
@@ -87,5 +88,5 @@ def home_counts(
         suspended=len(suspended & bank),
         buried=len((hidden - suspended) & bank),
         next_change=min(next_due, midnight) if next_due is not None else midnight,
-        missed=tuple(dict.fromkeys(missed)),  # a question in two decks once
+        missed=missed,
     )

@@ -9,7 +9,7 @@ row-level security keeps a student's own role to its rows whatever it asks.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -98,13 +98,16 @@ class PostgresReads:
             for r in self._all(f"SELECT question_id FROM {CARDS} WHERE student = %s", self.student)
         }
 
-    def missed_in_practice_ids(self) -> set[str]:
-        """As the SQLite store's: questions whose latest standing answer was a wrong practice
-        answer (a withdrawn answer counts nowhere, so the one before it stands)."""
+    def missed_in_practice_ids(self, question_ids: Iterable[str]) -> set[str]:
+        """As the SQLite store's: those of `question_ids` whose latest standing answer was a
+        wrong practice answer (a withdrawn answer counts nowhere, so the one before it stands).
+        reviews_by_question (student, question_id, reviewed_ms) reads only their rows."""
         rows = self._all(
             f"SELECT DISTINCT ON (question_id) question_id, kind, correct FROM {REVIEWS}"
-            " WHERE student = %s ORDER BY question_id, reviewed_ms DESC, id DESC",
+            " WHERE student = %s AND question_id = ANY(%s)"
+            " ORDER BY question_id, reviewed_ms DESC, id DESC",
             self.student,
+            list(question_ids),
         )
         return {qid for qid, kind, correct in rows if kind == PRACTICE and not correct}
 

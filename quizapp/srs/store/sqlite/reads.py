@@ -8,7 +8,7 @@ store has the same split (quizapp/srs/store/postgres/reads.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from quizapp.bank.responses import from_json
@@ -69,17 +69,22 @@ class SqliteReads(SqliteTables):  # and the whole-table reads in tables.py
     def known_ids(self) -> set[str]:
         return {r[0] for r in self.connection.execute("SELECT question_id FROM cards")}
 
-    def missed_in_practice_ids(self) -> set[str]:
-        """Questions whose latest answer, in any mode, was a wrong practice answer: a quiz
-        leaves their cards alone, so without this list nothing would ask them again."""
-        # The latest answer per question: reviews_by_question (question_id, reviewed_ms)
-        # orders each partition; id breaks ties within a millisecond, in the order given.
-        rows = self.connection.execute(
-            "SELECT question_id, kind, correct FROM (SELECT question_id, kind, correct,"
-            " row_number() OVER (PARTITION BY question_id ORDER BY reviewed_ms DESC, id DESC)"
-            " AS latest FROM reviews) WHERE latest = 1"
+    def missed_in_practice_ids(self, question_ids: Iterable[str]) -> set[str]:
+        """Those of `question_ids` whose latest answer, in any mode, was a wrong practice
+        answer: a quiz leaves their cards alone, so without this list nothing would ask them
+        again. One index probe per question (reviews_by_question orders each question's rows;
+        id breaks ties within a millisecond), so the home screen's refresh costs the bank's
+        size, not the history's: a window over a million reviews took 2 s."""
+        latest = (
+            "SELECT kind, correct FROM reviews WHERE question_id = ?"
+            " ORDER BY reviewed_ms DESC, id DESC LIMIT 1"
         )
-        return {qid for qid, kind, correct in rows if kind == PRACTICE and not correct}
+        missed = set()
+        for question_id in question_ids:
+            row = self.connection.execute(latest, (question_id,)).fetchone()
+            if row is not None and row[0] == PRACTICE and not row[1]:
+                missed.add(question_id)
+        return missed
 
     def first_reviewed_since(self, since: datetime) -> int:
         """How many cards had their first review at or after `since` (new cards introduced)."""
