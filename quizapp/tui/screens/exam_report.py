@@ -82,7 +82,7 @@ class ExamReviewScreen(ReviewScreen):
         question = self.attempt.question
         yield TitleBar()
         with VerticalScroll(id="review-body", can_focus=True):
-            mark = Label(mark_line(self.result, self.index), id="review-mark")
+            mark = Label(mark_line(self.result, self.index), id="review-mark", markup=False)
             mark.add_class("-right" if self.attempt.grade.correct else "-wrong")
             yield mark
             yield BankMarkdown(question.prompt, id="prompt")
